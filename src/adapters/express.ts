@@ -1,0 +1,50 @@
+// The Express door: one middleware on the node adapter. No Express routing or body parsers on the API path.
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Handle } from "../http/handle.js";
+import { readBody, toSandboxRequest, writeResponse } from "./node.js";
+
+/** Path prefixes the sandbox answers; everything else goes to the next middleware. */
+export const sandboxPrefixes = ["/2010-04-01/", "/carrier/", "/__sandbox/"] as const;
+
+export const isSandboxPath = (url: string | undefined) =>
+  url !== undefined && sandboxPrefixes.some((prefix) => url.startsWith(prefix));
+
+type ExpressRequest = IncomingMessage & { body?: unknown; originalUrl?: string };
+type Next = (error?: unknown) => void;
+
+/** A body an upstream parser (express.json(), express.urlencoded()) already read, turned back into text. */
+function consumedBody(req: ExpressRequest): string | undefined {
+  if (!req.readableEnded || req.body === undefined) return undefined;
+  const body = req.body;
+  if (typeof body === "string") return body;
+  if (Buffer.isBuffer(body)) return body.toString("utf8");
+  const contentType = String(req.headers["content-type"] ?? "");
+  if (contentType.includes("x-www-form-urlencoded") && body && typeof body === "object") {
+    const params = new URLSearchParams();
+    for (const [key, value] of Object.entries(body as Record<string, unknown>)) {
+      for (const item of Array.isArray(value) ? value : [value]) params.append(key, String(item));
+    }
+    return params.toString();
+  }
+  return JSON.stringify(body);
+}
+
+/** Express 5 middleware: `app.use(createExpressMiddleware(handle))`. */
+export function createExpressMiddleware(handle: Handle) {
+  return async (req: ExpressRequest, res: ServerResponse, next: Next): Promise<void> => {
+    const url = req.originalUrl ?? req.url;
+    if (!isSandboxPath(url)) {
+      next();
+      return;
+    }
+    try {
+      const already = consumedBody(req);
+      const { body, tooLarge } =
+        already !== undefined ? { body: already, tooLarge: false } : await readBody(req);
+      // Mounted under a sub-path, Express trims req.url; the sandbox routes on the full path.
+      writeResponse(res, await handle(toSandboxRequest(req, body, tooLarge, url)));
+    } catch (error) {
+      next(error);
+    }
+  };
+}

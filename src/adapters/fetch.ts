@@ -1,0 +1,38 @@
+// The Fetch door: a standard Request in, a standard Response out, for any Fetch-based runtime.
+import type { Handle } from "../http/handle.js";
+import { bodyLimitBytes, type SandboxRequest, type SandboxResponse } from "../http/types.js";
+
+export async function fromFetchRequest(request: Request): Promise<SandboxRequest> {
+  const url = new URL(request.url);
+  const headers: Record<string, string> = {};
+  request.headers.forEach((value, key) => {
+    headers[key] = value;
+  });
+  const raw = request.body ? new Uint8Array(await request.arrayBuffer()) : new Uint8Array();
+  const tooLarge = raw.byteLength > bodyLimitBytes;
+  return {
+    method: request.method,
+    path: url.pathname,
+    query: url.search.replace(/^\?/, ""),
+    headers,
+    body: tooLarge ? "" : new TextDecoder().decode(raw),
+    ...(tooLarge ? { bodyTooLarge: true } : {}),
+  };
+}
+
+export function toFetchResponse(response: SandboxResponse): Response {
+  const body = response.status === 204 || response.status === 304 ? null : response.body;
+  const bytes = typeof body === "string" ? new TextEncoder().encode(body) : body;
+  const headers = new Headers(response.headers);
+  // A known length keeps keep-alive clients (twilio-node's axios) from waiting on a stream.
+  headers.set("content-length", String(bytes?.byteLength ?? 0));
+  return new Response(bytes as BodyInit | null, { status: response.status, headers });
+}
+
+/** `fetch`-shaped access to the sandbox: `await sandbox.fetch("https://x/__sandbox/health")`. */
+export function createFetch(handle: Handle) {
+  return async (input: Request | string | URL, init?: RequestInit): Promise<Response> => {
+    const request = input instanceof Request ? input : new Request(input, init);
+    return toFetchResponse(await handle(await fromFetchRequest(request)));
+  };
+}

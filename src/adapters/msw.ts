@@ -1,0 +1,19 @@
+// The MSW door: one catch-all handler per base URL; the sandbox's own route table does the dispatch.
+import { type HttpHandler, http } from "msw";
+import type { Handle } from "../http/handle.js";
+import { fromFetchRequest, toFetchResponse } from "./fetch.js";
+
+/** Base URL the MSW door answers on when none is given. */
+export const defaultBaseUrl = "https://api.voice-sandbox.test";
+
+export function createMswHandlers(
+  handle: Handle,
+  baseUrls: string | string[] = defaultBaseUrl,
+): HttpHandler[] {
+  const bases = (Array.isArray(baseUrls) ? baseUrls : [baseUrls]).map((url) => url.replace(/\/+$/, ""));
+  return bases.map((base) =>
+    http.all(`${base}/*`, async ({ request }) =>
+      toFetchResponse(await handle(await fromFetchRequest(request))),
+    ),
+  );
+}

@@ -1,0 +1,130 @@
+// Declared errors: each says what went wrong and how to fix it; the http room renders them per surface.
+
+export interface ErrorSource {
+  /** JSON pointer into the request document (carrier API), e.g. `/data/attributes/name`. */
+  pointer?: string;
+  /** Query or form parameter at fault, e.g. `per_page` or `PhoneNumber`. */
+  parameter?: string;
+}
+
+export interface SandboxErrorInit {
+  status: number;
+  /** Twilio error code used by the account API body (`code`). */
+  code: number;
+  /** Short, stable title (carrier API `title`). */
+  title: string;
+  /** What went wrong and how to fix it (account API `message`, carrier API `detail`). */
+  message: string;
+  source?: ErrorSource;
+  /** Extra response headers, e.g. `WWW-Authenticate` on a 401. */
+  headers?: Record<string, string>;
+}
+
+export class SandboxError extends Error {
+  readonly status: number;
+  readonly code: number;
+  readonly title: string;
+  readonly source: ErrorSource | undefined;
+  readonly headers: Record<string, string>;
+  /** Further problems found in the same request (carrier API lists them all). */
+  readonly more: SandboxError[];
+
+  constructor(init: SandboxErrorInit, more: SandboxError[] = []) {
+    super(init.message);
+    this.name = "SandboxError";
+    this.status = init.status;
+    this.code = init.code;
+    this.title = init.title;
+    this.source = init.source;
+    this.headers = init.headers ?? {};
+    this.more = more;
+  }
+
+  /** This error and the ones found with it. */
+  all(): SandboxError[] {
+    return [this, ...this.more];
+  }
+}
+
+export const isSandboxError = (value: unknown): value is SandboxError => value instanceof SandboxError;
+
+/** Twilio's error dictionary codes used here (https://www.twilio.com/docs/errors/<code>). */
+export const codes = {
+  badRequest: 400,
+  authenticate: 20003,
+  accountNotActive: 20005,
+  notFound: 20404,
+  methodNotAllowed: 20004,
+  phoneNumberInvalid: 21421,
+  phoneNumberUnavailable: 21422,
+} as const;
+
+export const errors = {
+  unauthenticated: (detail: string, realm: "Basic" | "Bearer") =>
+    new SandboxError({
+      status: 401,
+      code: codes.authenticate,
+      title: "Unauthorized",
+      message: `Authenticate: ${detail}`,
+      headers: {
+        "www-authenticate": realm === "Basic" ? 'Basic realm="Twilio API"' : 'Bearer realm="carrier"',
+      },
+    }),
+  forbidden: (message: string) =>
+    new SandboxError({ status: 403, code: codes.authenticate, title: "Forbidden", message }),
+  accountSuspended: (accountSid: string) =>
+    new SandboxError({
+      status: 403,
+      code: codes.accountNotActive,
+      title: "Account suspended",
+      message: `Account ${accountSid} is suspended. Reactivate it with PATCH /carrier/v1/accounts/${accountSid} and status "active".`,
+    }),
+  notFound: (path: string) =>
+    new SandboxError({
+      status: 404,
+      code: codes.notFound,
+      title: "Not Found",
+      message: `The requested resource ${path} was not found`,
+    }),
+  methodNotAllowed: (method: string, path: string, allowed: string[]) =>
+    new SandboxError({
+      status: 405,
+      code: codes.methodNotAllowed,
+      title: "Method Not Allowed",
+      message: `Method ${method} is not allowed on ${path}. Allowed: ${allowed.join(", ")}.`,
+      headers: { allow: allowed.join(", ") },
+    }),
+  invalidParameter: (parameter: string, message: string, code: number = codes.badRequest) =>
+    new SandboxError({ status: 400, code, title: "Invalid parameter", message, source: { parameter } }),
+  invalidAttribute: (pointer: string, message: string, code: number = codes.badRequest) =>
+    new SandboxError({ status: 422, code, title: "Invalid attribute", message, source: { pointer } }),
+  conflict: (pointer: string, message: string) =>
+    new SandboxError({
+      status: 409,
+      code: codes.badRequest,
+      title: "Conflict",
+      message,
+      source: { pointer },
+    }),
+  unprocessable: (message: string, source?: ErrorSource, code: number = codes.badRequest) =>
+    new SandboxError({
+      status: 422,
+      code,
+      title: "Unprocessable Entity",
+      message,
+      ...(source ? { source } : {}),
+    }),
+  malformedBody: (message: string) =>
+    new SandboxError({ status: 400, code: codes.badRequest, title: "Malformed request body", message }),
+  unsupportedMediaType: (message: string) =>
+    new SandboxError({ status: 415, code: codes.badRequest, title: "Unsupported Media Type", message }),
+  notAcceptable: (message: string) =>
+    new SandboxError({ status: 406, code: codes.badRequest, title: "Not Acceptable", message }),
+  bodyTooLarge: (limit: number) =>
+    new SandboxError({
+      status: 413,
+      code: codes.badRequest,
+      title: "Payload Too Large",
+      message: `The request body is larger than ${limit} bytes. Send a smaller body.`,
+    }),
+} as const;

@@ -1,0 +1,81 @@
+// Accounts: create, change, suspend and delete, with the cascades the spec describes.
+import { type Account, type AccountStatus, defaultTtsVoice } from "../domain/account.js";
+import { errors } from "../domain/errors.js";
+import type { EngineContext } from "./context.js";
+import { recordEvent } from "./events.js";
+import { releaseNumber } from "./phone-numbers.js";
+
+export interface AccountInput {
+  name: string;
+  default_tts_voice?: string | undefined;
+  metadata?: Record<string, unknown> | undefined;
+  /** Fixtures may fix the sid and token so test suites can hard-code them. */
+  sid?: string | undefined;
+  auth_token?: string | undefined;
+  status?: AccountStatus | undefined;
+}
+
+export interface AccountChanges {
+  name?: string | undefined;
+  status?: AccountStatus | undefined;
+  default_tts_voice?: string | undefined;
+  metadata?: Record<string, unknown> | undefined;
+}
+
+export function getAccount(ctx: EngineContext, sid: string, path: string): Account {
+  const account = ctx.store.accounts.get(sid);
+  if (!account) throw errors.notFound(path);
+  return account;
+}
+
+export function createAccount(ctx: EngineContext, input: AccountInput): Account {
+  return ctx.store.transact(() => {
+    const now = ctx.clock.now();
+    const account = ctx.store.accounts.insert({
+      sid: input.sid ?? ctx.ids.mint("AC"),
+      name: input.name,
+      status: input.status ?? "active",
+      default_tts_voice: input.default_tts_voice ?? defaultTtsVoice,
+      metadata: input.metadata ?? {},
+      auth_token: input.auth_token ?? ctx.ids.secret(),
+      created_at: now,
+      updated_at: now,
+    });
+    recordEvent(ctx, "account.created", account.sid, "account", account);
+    return account;
+  });
+}
+
+export function updateAccount(ctx: EngineContext, account: Account, changes: AccountChanges): Account {
+  return ctx.store.transact(() => {
+    const updated = ctx.store.accounts.replace({
+      ...account,
+      ...(changes.name !== undefined ? { name: changes.name } : {}),
+      ...(changes.status !== undefined ? { status: changes.status } : {}),
+      ...(changes.default_tts_voice !== undefined ? { default_tts_voice: changes.default_tts_voice } : {}),
+      ...(changes.metadata !== undefined ? { metadata: changes.metadata } : {}),
+      updated_at: ctx.clock.now(),
+    });
+    if (changes.status !== undefined && changes.status !== account.status) {
+      recordEvent(
+        ctx,
+        updated.status === "suspended" ? "account.suspended" : "account.activated",
+        updated.sid,
+        "account",
+        updated,
+      );
+    }
+    recordEvent(ctx, "account.updated", updated.sid, "account", updated);
+    return updated;
+  });
+}
+
+/** Removes the account for good: its numbers go back to the inventory, its keys stop working. */
+export function deleteAccount(ctx: EngineContext, account: Account): void {
+  ctx.store.transact(() => {
+    for (const number of ctx.store.phoneNumbers.where("account", account.sid)) releaseNumber(ctx, number);
+    for (const key of ctx.store.apiKeys.where("account", account.sid)) ctx.store.apiKeys.delete(key.sid);
+    ctx.store.accounts.delete(account.sid);
+    recordEvent(ctx, "account.deleted", account.sid, "account", account);
+  });
+}

@@ -1,0 +1,174 @@
+// The carrier's number inventory, and the assignment of numbers to accounts (incoming phone numbers).
+import { errors } from "../domain/errors.js";
+import { blankHandlers, type NumberHandlers, type PhoneNumber } from "../domain/phone-number.js";
+import type { EngineContext } from "./context.js";
+import { recordEvent } from "./events.js";
+
+export type InventoryFields = Pick<
+  PhoneNumber,
+  | "number_type"
+  | "visibility"
+  | "country"
+  | "price"
+  | "region"
+  | "locality"
+  | "rate_center"
+  | "lata"
+  | "latitude"
+  | "longitude"
+  | "metadata"
+>;
+
+export type NewPhoneNumber = { number: string } & Partial<InventoryFields>;
+
+/** ISO country from the calling code, for the countries the fixtures and tests use. */
+const callingCodes: [string, string][] = [
+  ["+1", "US"],
+  ["+44", "GB"],
+  ["+855", "KH"],
+  ["+61", "AU"],
+  ["+49", "DE"],
+  ["+33", "FR"],
+  ["+81", "JP"],
+  ["+91", "IN"],
+  ["+52", "MX"],
+  ["+55", "BR"],
+];
+
+export function countryOf(number: string): string | null {
+  let best: [string, string] | null = null;
+  for (const entry of callingCodes) {
+    if (number.startsWith(entry[0]) && (!best || entry[0].length > best[0].length)) best = entry;
+  }
+  return best ? best[1] : null;
+}
+
+export function createPhoneNumber(ctx: EngineContext, input: NewPhoneNumber, sid?: string): PhoneNumber {
+  return ctx.store.transact(() => {
+    if (ctx.store.phoneNumbers.findOne("number", input.number)) {
+      throw errors.unprocessable(
+        `${input.number} is already in the inventory. Use PATCH on the existing number to change it.`,
+        { pointer: "/data/attributes/number" },
+      );
+    }
+    const now = ctx.clock.now();
+    const number = ctx.store.phoneNumbers.insert({
+      sid: sid ?? ctx.ids.mint("PN"),
+      number: input.number,
+      number_type: input.number_type ?? "local",
+      visibility: input.visibility ?? "public",
+      country: input.country ?? countryOf(input.number) ?? "US",
+      price: input.price ?? "1.00",
+      region: input.region ?? null,
+      locality: input.locality ?? null,
+      rate_center: input.rate_center ?? null,
+      lata: input.lata ?? null,
+      latitude: input.latitude ?? null,
+      longitude: input.longitude ?? null,
+      metadata: input.metadata ?? {},
+      status: "available",
+      account_sid: null,
+      assigned_at: null,
+      ...blankHandlers(input.number),
+      created_at: now,
+      updated_at: now,
+    });
+    recordEvent(ctx, "phone_number.created", null, "phone_number", number);
+    return number;
+  });
+}
+
+export function updatePhoneNumber(
+  ctx: EngineContext,
+  number: PhoneNumber,
+  changes: Partial<InventoryFields>,
+): PhoneNumber {
+  return ctx.store.transact(() => {
+    const defined = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
+    const updated = ctx.store.phoneNumbers.replace({ ...number, ...defined, updated_at: ctx.clock.now() });
+    recordEvent(ctx, "phone_number.updated", updated.account_sid, "phone_number", updated);
+    return updated;
+  });
+}
+
+/** Gives an assigned number back to the inventory: unassigned, handlers cleared, nothing routed to it. */
+export function releaseNumber(ctx: EngineContext, number: PhoneNumber): PhoneNumber {
+  return ctx.store.transact(() => {
+    const released = ctx.store.phoneNumbers.replace({
+      ...number,
+      ...blankHandlers(number.number),
+      status: "available",
+      account_sid: null,
+      assigned_at: null,
+      updated_at: ctx.clock.now(),
+    });
+    recordEvent(ctx, "phone_number.released", number.account_sid, "phone_number", released);
+    return released;
+  });
+}
+
+/** Removes a number that no account holds from the inventory altogether. */
+export function removePhoneNumber(ctx: EngineContext, number: PhoneNumber): void {
+  ctx.store.transact(() => {
+    ctx.store.phoneNumbers.delete(number.sid);
+    recordEvent(ctx, "phone_number.deleted", null, "phone_number", number);
+  });
+}
+
+/** Takes `e164` out of the inventory and gives it to the account, with the handlers asked for. */
+export function assignNumber(
+  ctx: EngineContext,
+  accountSid: string,
+  e164: string,
+  handlers: Partial<NumberHandlers>,
+): PhoneNumber {
+  return ctx.store.transact(() => {
+    const number = ctx.store.phoneNumbers.findOne("number", e164);
+    if (!number) {
+      throw errors.invalidParameter(
+        "PhoneNumber",
+        `PhoneNumber ${e164} is not available: it is not in the carrier inventory. Add it with POST /carrier/v1/phone_numbers first.`,
+        21422,
+      );
+    }
+    if (number.status !== "available") {
+      throw errors.invalidParameter(
+        "PhoneNumber",
+        `PhoneNumber ${e164} is not available: it is already assigned to an account. Release it first.`,
+        21422,
+      );
+    }
+    const now = ctx.clock.now();
+    const assigned = ctx.store.phoneNumbers.replace({
+      ...number,
+      ...blankHandlers(number.number),
+      ...definedOnly(handlers),
+      status: "assigned",
+      account_sid: accountSid,
+      assigned_at: now,
+      updated_at: now,
+    });
+    recordEvent(ctx, "phone_number.assigned", accountSid, "phone_number", assigned);
+    return assigned;
+  });
+}
+
+export function updateHandlers(
+  ctx: EngineContext,
+  number: PhoneNumber,
+  handlers: Partial<NumberHandlers>,
+): PhoneNumber {
+  return ctx.store.transact(() => {
+    const updated = ctx.store.phoneNumbers.replace({
+      ...number,
+      ...definedOnly(handlers),
+      updated_at: ctx.clock.now(),
+    });
+    recordEvent(ctx, "phone_number.updated", updated.account_sid, "phone_number", updated);
+    return updated;
+  });
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,282 @@
+// IncomingPhoneNumbers: numbers assigned to the account and the handlers that receive their calls and messages.
+import { z } from "zod";
+import { errors } from "../../domain/errors.js";
+import type { NumberHandlers, PhoneNumber } from "../../domain/phone-number.js";
+import { assignNumber, releaseNumber, updateHandlers } from "../../engine/phone-numbers.js";
+import { rfc2822 } from "../format.js";
+import { noContent, twilioJson } from "../respond.js";
+import { defineRoute } from "../route.js";
+import { accountBase, accountPath, apiVersion, ownedBy } from "./base.js";
+import { formE164, formMethod, formUrl } from "./form-fields.js";
+import { listEnvelope, pagingQuery } from "./paging.js";
+
+const collection = `${accountBase}/IncomingPhoneNumbers`;
+const instance = `${collection}/:Sid`;
+
+/** The response resource, with Twilio's fields plus the spec's `status` and `status_callback_url`. */
+export const incomingPhoneNumberResource = z.object({
+  sid: z.string(),
+  account_sid: z.string(),
+  phone_number: z.string(),
+  friendly_name: z.string(),
+  voice_url: z.string().nullable(),
+  voice_method: z.string(),
+  voice_fallback_url: z.string().nullable(),
+  voice_fallback_method: z.string(),
+  voice_caller_id_lookup: z.boolean(),
+  voice_application_sid: z.string().nullable(),
+  voice_receive_mode: z.string(),
+  status_callback: z.string().nullable(),
+  status_callback_url: z.string().nullable(),
+  status_callback_method: z.string(),
+  sms_url: z.string().nullable(),
+  sms_method: z.string(),
+  sms_fallback_url: z.string().nullable(),
+  sms_fallback_method: z.string(),
+  sms_application_sid: z.string().nullable(),
+  address_requirements: z.string(),
+  address_sid: z.string().nullable(),
+  api_version: z.string(),
+  beta: z.boolean(),
+  bundle_sid: z.string().nullable(),
+  capabilities: z.object({ voice: z.boolean(), sms: z.boolean(), mms: z.boolean(), fax: z.boolean() }),
+  date_created: z.string(),
+  date_updated: z.string(),
+  emergency_status: z.string(),
+  emergency_address_sid: z.string().nullable(),
+  emergency_address_status: z.string(),
+  identity_sid: z.string().nullable(),
+  origin: z.string(),
+  trunk_sid: z.string().nullable(),
+  type: z.string(),
+  status: z.string(),
+  uri: z.string(),
+  subresource_uris: z.record(z.string(), z.string()),
+});
+export type IncomingPhoneNumberResource = z.infer<typeof incomingPhoneNumberResource>;
+
+export function renderIncomingPhoneNumber(number: PhoneNumber): IncomingPhoneNumberResource {
+  const accountSid = number.account_sid ?? "";
+  const uri = accountPath(accountSid, `IncomingPhoneNumbers/${number.sid}.json`);
+  return {
+    sid: number.sid,
+    account_sid: accountSid,
+    phone_number: number.number,
+    friendly_name: number.friendly_name,
+    voice_url: number.voice_url,
+    voice_method: number.voice_method,
+    voice_fallback_url: number.voice_fallback_url,
+    voice_fallback_method: number.voice_fallback_method,
+    voice_caller_id_lookup: false,
+    voice_application_sid: null,
+    voice_receive_mode: "voice",
+    status_callback: number.status_callback,
+    status_callback_url: number.status_callback,
+    status_callback_method: number.status_callback_method,
+    sms_url: number.sms_url,
+    sms_method: number.sms_method,
+    sms_fallback_url: number.sms_fallback_url,
+    sms_fallback_method: number.sms_fallback_method,
+    sms_application_sid: null,
+    address_requirements: "none",
+    address_sid: null,
+    api_version: apiVersion,
+    beta: false,
+    bundle_sid: null,
+    capabilities: { voice: true, sms: true, mms: true, fax: false },
+    date_created: rfc2822(number.assigned_at ?? number.created_at),
+    date_updated: rfc2822(number.updated_at),
+    emergency_status: "Inactive",
+    emergency_address_sid: null,
+    emergency_address_status: "unregistered",
+    identity_sid: null,
+    origin: "twilio",
+    trunk_sid: null,
+    type: number.number_type === "toll_free" ? "toll-free" : number.number_type,
+    status: "active",
+    uri,
+    subresource_uris: { assigned_add_ons: uri.replace(/\.json$/, "/AssignedAddOns.json") },
+  };
+}
+
+/** The handler parameters Twilio accepts on create and update (spec part 4 plus Twilio's fallbacks). */
+const handlerParams = {
+  FriendlyName: z.string().max(64, "must be at most 64 characters").optional(),
+  VoiceUrl: formUrl.optional(),
+  VoiceMethod: formMethod.optional(),
+  VoiceFallbackUrl: formUrl.optional(),
+  VoiceFallbackMethod: formMethod.optional(),
+  StatusCallback: formUrl.optional(),
+  // The spec's name for StatusCallback.
+  StatusCallbackUrl: formUrl.optional(),
+  StatusCallbackMethod: formMethod.optional(),
+  SmsUrl: formUrl.optional(),
+  SmsMethod: formMethod.optional(),
+  SmsFallbackUrl: formUrl.optional(),
+  SmsFallbackMethod: formMethod.optional(),
+};
+type HandlerParams = { [K in keyof typeof handlerParams]?: z.output<(typeof handlerParams)[K]> };
+
+function toHandlers(params: HandlerParams): Partial<NumberHandlers> {
+  return {
+    friendly_name: params.FriendlyName,
+    voice_url: params.VoiceUrl,
+    voice_method: params.VoiceMethod,
+    voice_fallback_url: params.VoiceFallbackUrl,
+    voice_fallback_method: params.VoiceFallbackMethod,
+    status_callback: params.StatusCallback ?? params.StatusCallbackUrl,
+    status_callback_method: params.StatusCallbackMethod,
+    sms_url: params.SmsUrl,
+    sms_method: params.SmsMethod,
+    sms_fallback_url: params.SmsFallbackUrl,
+    sms_fallback_method: params.SmsFallbackMethod,
+  };
+}
+
+const createParams = z.object({
+  PhoneNumber: formE164.optional(),
+  AreaCode: z
+    .string()
+    .regex(/^\d{3}$/, "must be a three-digit area code")
+    .optional(),
+  ...handlerParams,
+});
+
+const listQuery = z.object({
+  ...pagingQuery,
+  PhoneNumber: z.string().optional(),
+  FriendlyName: z.string().optional(),
+  Beta: z.string().optional(),
+  Origin: z.string().optional(),
+});
+
+/** Twilio's PhoneNumber filter: digits to look for anywhere, `*` standing for any one character. */
+function numberFilter(pattern: string): (number: string) => boolean {
+  const escaped = pattern
+    .replace(/[^0-9*+A-Za-z]/g, "")
+    .replace(/[+]/g, "\\+")
+    .replace(/\*/g, "\\d");
+  const regex = new RegExp(escaped);
+  return (number) => regex.test(number);
+}
+
+export const incomingPhoneNumberRoutes = [
+  defineRoute({
+    method: "POST",
+    path: collection,
+    surface: "account",
+    summary:
+      "Provision a number from the carrier inventory and assign it to the account (carrier administrators only)",
+    auth: { kind: "account", scope: "incoming_phone_numbers_write", carrier: "only" },
+    body: createParams,
+    errorCodes: { PhoneNumber: 21421, AreaCode: 21452 },
+    status: 201,
+    handle({ params, body, services }) {
+      const accountSid = params.AccountSid!;
+      let e164 = body.PhoneNumber;
+      if (!e164 && body.AreaCode) {
+        const candidate = services.engine.store.phoneNumbers
+          .where("status", "available")
+          .find((n) => n.number.startsWith(`+1${body.AreaCode}`));
+        if (!candidate) {
+          throw errors.invalidParameter(
+            "AreaCode",
+            `No phone numbers found in area code ${body.AreaCode}.`,
+            21452,
+          );
+        }
+        e164 = candidate.number;
+      }
+      if (!e164)
+        throw errors.invalidParameter(
+          "PhoneNumber",
+          "Missing required parameter PhoneNumber (or AreaCode).",
+          21421,
+        );
+      const number = assignNumber(services.engine, accountSid, e164, toHandlers(body));
+      return twilioJson(201, renderIncomingPhoneNumber(number));
+    },
+  }),
+  defineRoute({
+    method: "GET",
+    path: collection,
+    surface: "account",
+    summary: "List the account's incoming phone numbers",
+    auth: { kind: "account", scope: "incoming_phone_numbers_read", carrier: "allowed" },
+    query: listQuery,
+    handle({ params, query, services }) {
+      const accountSid = params.AccountSid!;
+      const matches = query.PhoneNumber ? numberFilter(query.PhoneNumber) : () => true;
+      const records = services.engine.store.phoneNumbers
+        .where("account", accountSid)
+        .filter((n) => matches(n.number))
+        .filter((n) => !query.FriendlyName || n.friendly_name === query.FriendlyName);
+      const filters: [string, string][] = [];
+      if (query.PhoneNumber) filters.push(["PhoneNumber", query.PhoneNumber]);
+      if (query.FriendlyName) filters.push(["FriendlyName", query.FriendlyName]);
+      return twilioJson(
+        200,
+        listEnvelope({
+          key: "incoming_phone_numbers",
+          path: accountPath(accountSid, "IncomingPhoneNumbers.json"),
+          filters,
+          page: query,
+          records,
+          render: renderIncomingPhoneNumber,
+          sidOf: (n) => n.sid,
+        }),
+      );
+    },
+  }),
+  defineRoute({
+    method: "GET",
+    path: instance,
+    surface: "account",
+    summary: "Fetch an incoming phone number",
+    auth: { kind: "account", scope: "incoming_phone_numbers_read", carrier: "allowed" },
+    handle({ params, request, services }) {
+      const number = ownedBy(
+        services.engine.store.phoneNumbers.get(params.Sid!),
+        params.AccountSid!,
+        request.path,
+      );
+      return twilioJson(200, renderIncomingPhoneNumber(number));
+    },
+  }),
+  defineRoute({
+    method: "POST",
+    path: instance,
+    surface: "account",
+    summary: "Update an incoming phone number's handlers",
+    auth: { kind: "account", scope: "incoming_phone_numbers_write", carrier: "allowed" },
+    body: z.object(handlerParams),
+    handle({ params, body, request, services }) {
+      const number = ownedBy(
+        services.engine.store.phoneNumbers.get(params.Sid!),
+        params.AccountSid!,
+        request.path,
+      );
+      return twilioJson(
+        200,
+        renderIncomingPhoneNumber(updateHandlers(services.engine, number, toHandlers(body))),
+      );
+    },
+  }),
+  defineRoute({
+    method: "DELETE",
+    path: instance,
+    surface: "account",
+    summary: "Release an incoming phone number back to the carrier inventory",
+    auth: { kind: "account", scope: "incoming_phone_numbers_write", carrier: "allowed" },
+    status: 204,
+    handle({ params, request, services }) {
+      const number = ownedBy(
+        services.engine.store.phoneNumbers.get(params.Sid!),
+        params.AccountSid!,
+        request.path,
+      );
+      releaseNumber(services.engine, number);
+      return noContent();
+    },
+  }),
+];

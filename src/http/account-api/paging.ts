@@ -1,0 +1,64 @@
+// Twilio's list envelope: Page (0-indexed), PageSize (default 50, at most 1000) and relative page URIs.
+import { z } from "zod";
+import { buildQuery } from "../params.js";
+
+export const maxPageSize = 1000;
+export const defaultPageSize = 50;
+
+export const pagingQuery = {
+  Page: z.coerce
+    .number({ error: "must be a whole number" })
+    .int("must be a whole number")
+    .min(0, "must be 0 or more")
+    .default(0),
+  // Above 1000 is clamped to 1000, the largest page Twilio serves (see docs/decisions.md).
+  PageSize: z.coerce
+    .number({ error: "must be a whole number" })
+    .int("must be a whole number")
+    .min(1, "must be between 1 and 1000")
+    .default(defaultPageSize)
+    .transform((n) => Math.min(n, maxPageSize)),
+  PageToken: z.string().optional(),
+};
+
+export interface PageRequest {
+  Page: number;
+  PageSize: number;
+}
+
+export interface ListPage<T> {
+  /** The plural snake_case key holding the records, e.g. `incoming_phone_numbers`. */
+  key: string;
+  /** Path of the list resource including `.json`. */
+  path: string;
+  /** Filters echoed into every page URI, in request order. */
+  filters: [string, string][];
+  page: PageRequest;
+  /** Every matching record, in list order. */
+  records: T[];
+  render: (record: T) => unknown;
+  /** The sid of a record, for PageToken values. */
+  sidOf: (record: T) => string;
+}
+
+export function listEnvelope<T>(list: ListPage<T>): Record<string, unknown> {
+  const { Page: page, PageSize: size } = list.page;
+  const start = page * size;
+  const slice = list.records.slice(start, start + size);
+  const uriFor = (p: number, token?: string) =>
+    `${list.path}?${buildQuery([...list.filters, ["PageSize", size], ["Page", p], ...(token ? ([["PageToken", token]] as [string, string][]) : [])])}`;
+  const hasNext = start + size < list.records.length;
+  const last = slice[slice.length - 1];
+  const first = slice[0];
+  return {
+    [list.key]: slice.map(list.render),
+    end: slice.length === 0 ? 0 : start + slice.length - 1,
+    first_page_uri: uriFor(0),
+    next_page_uri: hasNext && last ? uriFor(page + 1, `PA${list.sidOf(last)}`) : null,
+    page,
+    page_size: size,
+    previous_page_uri: page > 0 ? uriFor(page - 1, first ? `PB${list.sidOf(first)}` : undefined) : null,
+    start,
+    uri: uriFor(page),
+  };
+}

@@ -1,0 +1,83 @@
+// Admin: the dashboard's stand-in. Read an account's auth token; mint and revoke scoped API keys.
+import { z } from "zod";
+import { type ApiKey, accountScopes } from "../../domain/api-key.js";
+import { errors } from "../../domain/errors.js";
+import { createApiKey, revokeApiKey } from "../../engine/api-keys.js";
+import { iso8601 } from "../format.js";
+import { jsonResponse } from "../respond.js";
+import { defineRoute } from "../route.js";
+import type { RouteServices } from "../services.js";
+
+function findAccount(services: RouteServices, sid: string, path: string) {
+  const account = services.engine.store.accounts.get(sid);
+  if (!account) throw errors.notFound(path);
+  return account;
+}
+
+const renderKey = (key: ApiKey) => ({
+  sid: key.sid,
+  account_sid: key.account_sid,
+  key: key.key,
+  scopes: key.scopes,
+  friendly_name: key.friendly_name,
+  created_at: iso8601(key.created_at),
+});
+
+export const credentialRoutes = [
+  defineRoute({
+    method: "GET",
+    path: "/__sandbox/accounts/:AccountSid/credentials",
+    surface: "admin",
+    summary: "An account's sid and master auth token",
+    auth: { kind: "admin" },
+    handle({ params, request, services }) {
+      const account = findAccount(services, params.AccountSid!, request.path);
+      return jsonResponse(200, { account_sid: account.sid, auth_token: account.auth_token });
+    },
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/__sandbox/accounts/:AccountSid/api_keys",
+    surface: "admin",
+    summary: "An account's API keys",
+    auth: { kind: "admin" },
+    handle({ params, request, services }) {
+      const account = findAccount(services, params.AccountSid!, request.path);
+      return jsonResponse(200, {
+        api_keys: services.engine.store.apiKeys.where("account", account.sid).map(renderKey),
+      });
+    },
+  }),
+  defineRoute({
+    method: "POST",
+    path: "/__sandbox/accounts/:AccountSid/api_keys",
+    surface: "admin",
+    summary: "Mint a scoped API key for an account",
+    auth: { kind: "admin" },
+    body: z.strictObject({
+      scopes: z.array(z.enum(accountScopes, { error: `must be one of ${accountScopes.join(", ")}` })),
+      friendly_name: z.string().max(64).optional(),
+    }),
+    status: 201,
+    handle({ params, body, request, services }) {
+      const account = findAccount(services, params.AccountSid!, request.path);
+      const key = createApiKey(services.engine, account.sid, body.scopes, {
+        friendly_name: body.friendly_name,
+      });
+      return jsonResponse(201, renderKey(key));
+    },
+  }),
+  defineRoute({
+    method: "DELETE",
+    path: "/__sandbox/api_keys/:KeySid",
+    surface: "admin",
+    summary: "Revoke one API key; other keys keep working",
+    auth: { kind: "admin" },
+    handle({ params, request, services }) {
+      const key = services.engine.store.apiKeys.get(params.KeySid!);
+      if (!key) throw errors.notFound(request.path);
+      revokeApiKey(services.engine, key);
+      return jsonResponse(200, { revoked: key.sid });
+    },
+  }),
+];

@@ -1,0 +1,22 @@
+// Admin: health and version, the one admin route that never needs the admin token.
+import { jsonResponse } from "../respond.js";
+import { defineRoute } from "../route.js";
+
+export const healthRoutes = [
+  defineRoute({
+    method: "GET",
+    path: "/__sandbox/health",
+    surface: "admin",
+    summary: "Health and version",
+    auth: { kind: "none" },
+    handle({ services }) {
+      const { clock } = services.engine;
+      return jsonResponse(200, {
+        status: "ok",
+        name: "voice-sandbox",
+        version: services.settings.version,
+        clock: { mode: clock.mode, now: new Date(clock.now()).toISOString() },
+      });
+    },
+  }),
+];

@@ -1,0 +1,155 @@
+// Who is calling: resolves credentials to a principal, then checks it against a route's requirement.
+import { createHash, timingSafeEqual } from "node:crypto";
+import type { AccountScope } from "../domain/api-key.js";
+import { errors } from "../domain/errors.js";
+import type { Store } from "../domain/store.js";
+import type { AuthRequirement } from "./route.js";
+
+export type Principal =
+  | { kind: "anonymous" }
+  | { kind: "invalid"; reason: string }
+  | { kind: "account"; accountSid: string }
+  | { kind: "api-key"; accountSid: string; keySid: string; scopes: readonly AccountScope[] }
+  | { kind: "carrier" }
+  | { kind: "admin" };
+
+export interface AuthSettings {
+  carrierKey: string;
+  /** When set, admin routes other than health need `Authorization: Bearer <adminToken>`. */
+  adminToken?: string | undefined;
+}
+
+/** Constant-time string comparison (hashing first makes the lengths equal). */
+export function secretsEqual(a: string, b: string): boolean {
+  const ha = createHash("sha256").update(a).digest();
+  const hb = createHash("sha256").update(b).digest();
+  return timingSafeEqual(ha, hb);
+}
+
+export function resolvePrincipal(
+  authorization: string | undefined,
+  store: Store,
+  settings: AuthSettings,
+): Principal {
+  if (!authorization) return { kind: "anonymous" };
+  const space = authorization.indexOf(" ");
+  const scheme = authorization.slice(0, space < 0 ? undefined : space).toLowerCase();
+  const value = space < 0 ? "" : authorization.slice(space + 1).trim();
+
+  if (scheme === "bearer") {
+    if (!value) return { kind: "invalid", reason: "the bearer token is empty" };
+    if (secretsEqual(value, settings.carrierKey)) return { kind: "carrier" };
+    if (settings.adminToken && secretsEqual(value, settings.adminToken)) return { kind: "admin" };
+    const key = findApiKey(store, value);
+    if (key) return { kind: "api-key", accountSid: key.account_sid, keySid: key.sid, scopes: key.scopes };
+    return { kind: "invalid", reason: "the bearer token is not a valid key" };
+  }
+
+  if (scheme === "basic") {
+    let decoded: string;
+    try {
+      decoded = Buffer.from(value, "base64").toString("utf8");
+    } catch {
+      return { kind: "invalid", reason: "the Basic credentials are not valid base64" };
+    }
+    const colon = decoded.indexOf(":");
+    if (colon < 0) return { kind: "invalid", reason: "the Basic credentials have no password" };
+    const username = decoded.slice(0, colon);
+    const password = decoded.slice(colon + 1);
+    // The carrier key works as a Basic password too, so Twilio clients can act as the carrier.
+    if (secretsEqual(password, settings.carrierKey)) return { kind: "carrier" };
+    const account = store.accounts.get(username);
+    if (account) {
+      return secretsEqual(password, account.auth_token)
+        ? { kind: "account", accountSid: account.sid }
+        : { kind: "invalid", reason: "Your AccountSid or AuthToken was incorrect." };
+    }
+    // Twilio-style API key credentials: `SK...:<key>`.
+    const key = store.apiKeys.get(username);
+    if (key && secretsEqual(password, key.key)) {
+      return { kind: "api-key", accountSid: key.account_sid, keySid: key.sid, scopes: key.scopes };
+    }
+    return { kind: "invalid", reason: "Your AccountSid or AuthToken was incorrect." };
+  }
+  return {
+    kind: "invalid",
+    reason: `the ${scheme} authorization scheme is not supported; use Basic or Bearer`,
+  };
+}
+
+function findApiKey(store: Store, presented: string) {
+  // Candidates by index, then a constant-time comparison of the whole secret.
+  const candidate = store.apiKeys.findOne("key", presented);
+  return candidate && secretsEqual(candidate.key, presented) ? candidate : undefined;
+}
+
+/**
+ * Throws the 401 or 403 the requirement calls for. `pathAccountSid` is the `:AccountSid` of an account API path.
+ */
+export function authorize(
+  requirement: AuthRequirement,
+  principal: Principal,
+  store: Store,
+  pathAccountSid: string | undefined,
+  path: string,
+  settings: AuthSettings,
+): void {
+  if (requirement.kind === "none") return;
+  if (requirement.kind === "admin") {
+    // Without an admin token the admin API is open, as a local tool's should be.
+    if (!settings.adminToken || principal.kind === "admin") return;
+    throw principal.kind === "anonymous"
+      ? errors.unauthenticated("this admin route needs Authorization: Bearer <admin token>", "Bearer")
+      : errors.forbidden("This admin route needs the admin token (--admin-token).");
+  }
+  if (principal.kind === "anonymous") {
+    throw errors.unauthenticated(
+      requirement.kind === "carrier"
+        ? "No credentials provided. Send Authorization: Bearer <carrier API key>."
+        : "No credentials provided. Send HTTP Basic AccountSid:AuthToken or Authorization: Bearer <API key>.",
+      requirement.kind === "carrier" ? "Bearer" : "Basic",
+    );
+  }
+  if (principal.kind === "invalid") {
+    throw errors.unauthenticated(principal.reason, requirement.kind === "carrier" ? "Bearer" : "Basic");
+  }
+
+  if (requirement.kind === "carrier") {
+    if (principal.kind === "carrier") return;
+    throw errors.forbidden(
+      "The carrier API needs the carrier API key (scope carrier_api); account credentials and API keys cannot use it.",
+    );
+  }
+
+  // Account API.
+  const accountSid = pathAccountSid ?? "";
+  if (principal.kind === "carrier") {
+    if (requirement.carrier === "allowed" || requirement.carrier === "only") {
+      if (!store.accounts.has(accountSid)) throw errors.notFound(path);
+      return;
+    }
+    throw errors.forbidden(
+      "The carrier key cannot be used on this account API route. Use the account's AuthToken or an API key with the right scope.",
+    );
+  }
+  if (principal.kind === "admin")
+    throw errors.forbidden("The admin token cannot be used on the account API.");
+  if (requirement.carrier === "only") {
+    throw errors.forbidden(
+      "Only carrier administrators may provision numbers: authenticate with the carrier API key. Account credentials cannot do this.",
+    );
+  }
+  if (principal.accountSid !== accountSid) {
+    throw errors.forbidden(
+      `These credentials belong to account ${principal.accountSid} and cannot act on ${accountSid}.`,
+    );
+  }
+  const account = store.accounts.get(principal.accountSid);
+  if (!account) throw errors.unauthenticated("the account of these credentials no longer exists", "Basic");
+  if (account.status === "suspended") throw errors.accountSuspended(account.sid);
+  if (principal.kind === "api-key" && !principal.scopes.includes(requirement.scope)) {
+    throw errors.forbidden(
+      `API key ${principal.keySid} lacks the ${requirement.scope} scope needed for this operation. It has: ${principal.scopes.join(", ") || "no scopes"}.`,
+    );
+  }
+}

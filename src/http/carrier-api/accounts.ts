@@ -1,0 +1,131 @@
+// Carrier accounts: create, list, fetch, update (including suspend), delete with its cascades.
+import { z } from "zod";
+import { type Account, accountStatuses } from "../../domain/account.js";
+import { metadata } from "../../domain/fields.js";
+import { createAccount, deleteAccount, getAccount, updateAccount } from "../../engine/accounts.js";
+import { iso8601 } from "../format.js";
+import { defineRoute } from "../route.js";
+import {
+  carrierBase,
+  collectionDocument,
+  deletedDocument,
+  pagingQuery,
+  resourceObject,
+  singleDocument,
+} from "./document.js";
+
+const collection = `${carrierBase}/accounts`;
+const instance = `${collection}/:id`;
+
+export function renderAccount(account: Account) {
+  return resourceObject("account", account.sid, `${collection}/${account.sid}`, {
+    name: account.name,
+    status: account.status,
+    default_tts_voice: account.default_tts_voice,
+    metadata: account.metadata,
+    created_at: iso8601(account.created_at),
+    updated_at: iso8601(account.updated_at),
+  });
+}
+
+const name = z.string({ error: "must be a string" }).trim().min(1, "must not be blank");
+const voice = z.string({ error: "must be a string" }).min(1, "must not be blank");
+
+const createBody = z.object({
+  data: z.object({
+    type: z.literal("account"),
+    attributes: z.strictObject({ name, default_tts_voice: voice.optional(), metadata: metadata.optional() }),
+  }),
+});
+
+const updateBody = z.object({
+  data: z.object({
+    type: z.literal("account"),
+    id: z.string(),
+    attributes: z.strictObject({
+      name: name.optional(),
+      status: z.enum(accountStatuses, { error: 'must be "active" or "suspended"' }).optional(),
+      default_tts_voice: voice.optional(),
+      metadata: metadata.optional(),
+    }),
+  }),
+});
+
+export const carrierAccountRoutes = [
+  defineRoute({
+    method: "POST",
+    path: collection,
+    surface: "carrier",
+    summary: "Create an account",
+    auth: { kind: "carrier" },
+    body: createBody,
+    resourceType: "account",
+    status: 201,
+    handle({ body, services }) {
+      const account = createAccount(services.engine, body.data.attributes);
+      const resource = renderAccount(account);
+      return singleDocument(201, resource, { location: resource.links.self });
+    },
+  }),
+  defineRoute({
+    method: "GET",
+    path: collection,
+    surface: "carrier",
+    summary: "List the carrier's accounts",
+    auth: { kind: "carrier" },
+    query: z.strictObject({ ...pagingQuery, "filter[status]": z.enum(accountStatuses).optional() }),
+    handle({ query, services }) {
+      const status = query["filter[status]"];
+      const records = status
+        ? services.engine.store.accounts.where("status", status)
+        : services.engine.store.accounts.all();
+      return collectionDocument({
+        path: collection,
+        filters: status ? [["filter[status]", status]] : [],
+        page: query.page,
+        perPage: query.per_page,
+        records,
+        render: renderAccount,
+      });
+    },
+  }),
+  defineRoute({
+    method: "GET",
+    path: instance,
+    surface: "carrier",
+    summary: "Fetch an account",
+    auth: { kind: "carrier" },
+    handle({ params, request, services }) {
+      return singleDocument(200, renderAccount(getAccount(services.engine, params.id!, request.path)));
+    },
+  }),
+  defineRoute({
+    method: "PATCH",
+    path: instance,
+    surface: "carrier",
+    summary: "Update an account: name, status (active or suspended), default_tts_voice, metadata",
+    auth: { kind: "carrier" },
+    body: updateBody,
+    resourceType: "account",
+    idParam: "id",
+    handle({ params, body, request, services }) {
+      const account = getAccount(services.engine, params.id!, request.path);
+      return singleDocument(
+        200,
+        renderAccount(updateAccount(services.engine, account, body.data.attributes)),
+      );
+    },
+  }),
+  defineRoute({
+    method: "DELETE",
+    path: instance,
+    surface: "carrier",
+    summary: "Delete an account for good: its numbers go back to the inventory, its credentials stop working",
+    auth: { kind: "carrier" },
+    handle({ params, request, services }) {
+      const account = getAccount(services.engine, params.id!, request.path);
+      deleteAccount(services.engine, account);
+      return deletedDocument("account", account.sid);
+    },
+  }),
+];

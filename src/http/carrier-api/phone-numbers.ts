@@ -1,0 +1,204 @@
+// Carrier phone numbers: the inventory. Create, list with filters, fetch, update, delete (release or remove).
+import { z } from "zod";
+import { errors } from "../../domain/errors.js";
+import { decimalString, e164, isoCountry, metadata } from "../../domain/fields.js";
+import {
+  numberTypes,
+  type PhoneNumber,
+  phoneNumberStatuses,
+  visibilities,
+} from "../../domain/phone-number.js";
+import {
+  createPhoneNumber,
+  releaseNumber,
+  removePhoneNumber,
+  updatePhoneNumber,
+} from "../../engine/phone-numbers.js";
+import { iso8601 } from "../format.js";
+import { defineRoute } from "../route.js";
+import type { RouteServices } from "../services.js";
+import {
+  carrierBase,
+  collectionDocument,
+  deletedDocument,
+  echoFilters,
+  pagingQuery,
+  resourceObject,
+  singleDocument,
+} from "./document.js";
+
+const collection = `${carrierBase}/phone_numbers`;
+const instance = `${collection}/:id`;
+
+export function renderPhoneNumber(number: PhoneNumber) {
+  return resourceObject(
+    "phone_number",
+    number.sid,
+    `${collection}/${number.sid}`,
+    {
+      number: number.number,
+      number_type: number.number_type,
+      visibility: number.visibility,
+      country: number.country,
+      price: number.price,
+      region: number.region,
+      locality: number.locality,
+      rate_center: number.rate_center,
+      lata: number.lata,
+      latitude: number.latitude,
+      longitude: number.longitude,
+      metadata: number.metadata,
+      status: number.status,
+      account_id: number.account_sid,
+      created_at: iso8601(number.created_at),
+      updated_at: iso8601(number.updated_at),
+    },
+    { account: { type: "account", id: number.account_sid } },
+  );
+}
+
+const editable = {
+  number_type: z.enum(numberTypes, { error: `must be one of ${numberTypes.join(", ")}` }).optional(),
+  visibility: z.enum(visibilities, { error: 'must be "public" or "private"' }).optional(),
+  country: isoCountry.optional(),
+  price: decimalString.refine((p) => !p.startsWith("-"), "must not be negative").optional(),
+  region: z.string().nullable().optional(),
+  locality: z.string().nullable().optional(),
+  rate_center: z.string().nullable().optional(),
+  lata: z.string().nullable().optional(),
+  latitude: z.number().min(-90).max(90).nullable().optional(),
+  longitude: z.number().min(-180).max(180).nullable().optional(),
+  metadata: metadata.optional(),
+};
+
+const createBody = z.object({
+  data: z.object({
+    type: z.literal("phone_number"),
+    attributes: z.strictObject({ number: e164, ...editable }),
+  }),
+});
+
+const updateBody = z.object({
+  data: z.object({
+    type: z.literal("phone_number"),
+    id: z.string(),
+    attributes: z.strictObject({ number: e164.optional(), ...editable }),
+  }),
+});
+
+const listQuery = z.strictObject({
+  ...pagingQuery,
+  "filter[visibility]": z.enum(visibilities).optional(),
+  "filter[country]": isoCountry.optional(),
+  "filter[number]": z.string().optional(),
+  "filter[status]": z.enum(phoneNumberStatuses).optional(),
+  "filter[account_id]": z.string().optional(),
+  "filter[number_type]": z.enum(numberTypes).optional(),
+});
+
+function findNumber(services: RouteServices, id: string, path: string): PhoneNumber {
+  const number = services.engine.store.phoneNumbers.get(id);
+  if (!number) throw errors.notFound(path);
+  return number;
+}
+
+export const carrierPhoneNumberRoutes = [
+  defineRoute({
+    method: "POST",
+    path: collection,
+    surface: "carrier",
+    summary: "Add a number to the carrier inventory",
+    auth: { kind: "carrier" },
+    body: createBody,
+    resourceType: "phone_number",
+    status: 201,
+    handle({ body, services }) {
+      const resource = renderPhoneNumber(createPhoneNumber(services.engine, body.data.attributes));
+      return singleDocument(201, resource, { location: resource.links.self });
+    },
+  }),
+  defineRoute({
+    method: "GET",
+    path: collection,
+    surface: "carrier",
+    summary: "List the inventory, with filters",
+    auth: { kind: "carrier" },
+    query: listQuery,
+    handle({ query, services }) {
+      const store = services.engine.store.phoneNumbers;
+      const status = query["filter[status]"];
+      const account = query["filter[account_id]"];
+      const country = query["filter[country]"];
+      // Start from the narrowest index, then apply the other filters.
+      let records = account
+        ? store.where("account", account)
+        : country
+          ? store.where("country", country)
+          : status
+            ? store.where("status", status)
+            : store.all();
+      const digits = query["filter[number]"];
+      records = records.filter(
+        (n) =>
+          (!status || n.status === status) &&
+          (!country || n.country === country) &&
+          (!query["filter[visibility]"] || n.visibility === query["filter[visibility]"]) &&
+          (!query["filter[number_type]"] || n.number_type === query["filter[number_type]"]) &&
+          (!digits || n.number.includes(digits)),
+      );
+      return collectionDocument({
+        path: collection,
+        filters: echoFilters(query),
+        page: query.page,
+        perPage: query.per_page,
+        records,
+        render: renderPhoneNumber,
+      });
+    },
+  }),
+  defineRoute({
+    method: "GET",
+    path: instance,
+    surface: "carrier",
+    summary: "Fetch a number",
+    auth: { kind: "carrier" },
+    handle({ params, request, services }) {
+      return singleDocument(200, renderPhoneNumber(findNumber(services, params.id!, request.path)));
+    },
+  }),
+  defineRoute({
+    method: "PATCH",
+    path: instance,
+    surface: "carrier",
+    summary: "Update a number's price, visibility, metadata and location attributes",
+    auth: { kind: "carrier" },
+    body: updateBody,
+    resourceType: "phone_number",
+    idParam: "id",
+    handle({ params, body, request, services }) {
+      const number = findNumber(services, params.id!, request.path);
+      const { number: e164Value, ...changes } = body.data.attributes;
+      if (e164Value !== undefined && e164Value !== number.number) {
+        throw errors.invalidAttribute(
+          "/data/attributes/number",
+          "number cannot be changed; delete this number and create the new one.",
+        );
+      }
+      return singleDocument(200, renderPhoneNumber(updatePhoneNumber(services.engine, number, changes)));
+    },
+  }),
+  defineRoute({
+    method: "DELETE",
+    path: instance,
+    surface: "carrier",
+    summary: "Release an assigned number back to the inventory, or remove an unassigned one from it",
+    auth: { kind: "carrier" },
+    handle({ params, request, services }) {
+      const number = findNumber(services, params.id!, request.path);
+      if (number.status === "assigned")
+        return singleDocument(200, renderPhoneNumber(releaseNumber(services.engine, number)));
+      removePhoneNumber(services.engine, number);
+      return deletedDocument("phone_number", number.sid);
+    },
+  }),
+];

@@ -1,0 +1,144 @@
+// The core: one plain request in, one plain response out. Route lookup, auth, parsing, validation, one handler.
+import { errors } from "../domain/errors.js";
+import { authorize, resolvePrincipal } from "./auth.js";
+import { mediaType, parseParams } from "./params.js";
+import { renderError } from "./render-error.js";
+import { jsonApiMediaType } from "./respond.js";
+import type { AnyRoute } from "./route.js";
+import { createRouter } from "./router.js";
+import type { RouteServices } from "./services.js";
+import { bodyLimitBytes, type SandboxRequest, type SandboxResponse, type Surface } from "./types.js";
+import { accountParameterError, documentErrors, queryErrors } from "./validation.js";
+
+export type Handle = (request: SandboxRequest) => Promise<SandboxResponse>;
+
+/** The surface a path belongs to, for the error format even when no route matches. */
+export function surfaceOf(path: string): Surface {
+  if (path.startsWith("/carrier/")) return "carrier";
+  if (path.startsWith("/__sandbox")) return "admin";
+  return "account";
+}
+
+export function createHandle(routes: AnyRoute[], services: RouteServices): Handle {
+  const router = createRouter(routes);
+
+  return async function handle(request) {
+    const surface = surfaceOf(request.path);
+    try {
+      if (request.bodyTooLarge || Buffer.byteLength(request.body) > bodyLimitBytes) {
+        throw errors.bodyTooLarge(bodyLimitBytes);
+      }
+      const method = request.method.toUpperCase();
+      const match = router.match(method === "HEAD" ? "GET" : method, request.path);
+      if (match.kind === "none") throw errors.notFound(request.path);
+      if (match.kind === "wrong-method") throw errors.methodNotAllowed(method, request.path, match.allowed);
+      const { route, params } = match;
+
+      const principal = resolvePrincipal(
+        request.headers.authorization,
+        services.engine.store,
+        services.settings,
+      );
+      authorize(
+        route.auth,
+        principal,
+        services.engine.store,
+        params.AccountSid,
+        request.path,
+        services.settings,
+      );
+
+      const query = parseQuery(route, request);
+      const body = parseBody(route, request, params);
+      const response = await route.handle({ request, params, query, body, principal, services });
+      return method === "HEAD" ? { ...response, body: "" } : response;
+    } catch (error) {
+      return renderError(surface, error);
+    }
+  };
+}
+
+function parseQuery(route: AnyRoute, request: SandboxRequest): unknown {
+  const raw = parseParams(request.query);
+  if (!route.query) return raw;
+  const result = route.query.safeParse(raw);
+  if (result.success) return result.data;
+  throw route.surface === "account"
+    ? accountParameterError(result.error.issues, route.errorCodes)
+    : queryErrors(result.error.issues);
+}
+
+function parseBody(route: AnyRoute, request: SandboxRequest, params: Record<string, string>): unknown {
+  if (!route.body) return undefined;
+  const type = mediaType(request.headers["content-type"]);
+  if (route.surface === "account") {
+    if (request.body !== "" && type !== "application/x-www-form-urlencoded") {
+      throw errors.unsupportedMediaType(
+        `Send parameters as application/x-www-form-urlencoded (got ${type || "no Content-Type"}).`,
+      );
+    }
+    const result = route.body.safeParse(parseParams(request.body));
+    if (result.success) return result.data;
+    throw accountParameterError(result.error.issues, route.errorCodes);
+  }
+
+  if (route.surface === "carrier") checkJsonApiMediaType(request, route);
+  else if (type !== "application/json" && request.body !== "") {
+    throw errors.unsupportedMediaType(
+      `Send a JSON body with Content-Type: application/json (got ${type || "none"}).`,
+    );
+  }
+  let document: unknown;
+  try {
+    document = request.body === "" ? {} : JSON.parse(request.body);
+  } catch (error) {
+    throw errors.malformedBody(`The body is not valid JSON: ${(error as Error).message}`);
+  }
+  if (route.surface === "carrier" && !route.plainJsonBody) checkResourceIdentity(route, document, params);
+  const result = route.body.safeParse(document);
+  if (result.success) return result.data;
+  throw route.surface === "carrier" ? documentErrors(result.error.issues) : queryErrors(result.error.issues);
+}
+
+/** JSON:API 1.1: the media type may carry only `ext` and `profile` parameters, else 415. */
+function checkJsonApiMediaType(request: SandboxRequest, route: AnyRoute): void {
+  const contentType = request.headers["content-type"] ?? "";
+  const type = mediaType(contentType);
+  if (type === "application/json" && route.plainJsonBody) return;
+  if (type === "application/json") return;
+  if (type !== jsonApiMediaType) {
+    throw errors.unsupportedMediaType(
+      `Send the body with Content-Type: ${jsonApiMediaType} (or application/json); got ${type || "none"}.`,
+    );
+  }
+  const parameters = contentType
+    .split(";")
+    .slice(1)
+    .map((p) => p.split("=")[0]!.trim().toLowerCase())
+    .filter((p) => p !== "");
+  const unsupported = parameters.filter((p) => p !== "ext" && p !== "profile");
+  if (unsupported.length > 0) {
+    throw errors.unsupportedMediaType(
+      `The ${jsonApiMediaType} media type accepts only the ext and profile parameters; remove ${unsupported.join(", ")}.`,
+    );
+  }
+}
+
+/** JSON:API: a `type` the endpoint does not serve, or an `id` that is not the URL's, is a 409 Conflict. */
+function checkResourceIdentity(route: AnyRoute, document: unknown, params: Record<string, string>): void {
+  const data = (document as { data?: unknown } | null)?.data;
+  if (typeof data !== "object" || data === null || Array.isArray(data)) return;
+  const { type, id } = data as { type?: unknown; id?: unknown };
+  if (route.resourceType && typeof type === "string" && type !== route.resourceType) {
+    throw errors.conflict(
+      "/data/type",
+      `This endpoint takes resources of type "${route.resourceType}", not "${type}".`,
+    );
+  }
+  if (route.idParam && typeof id === "string" && id !== params[route.idParam]) {
+    throw errors.conflict(
+      "/data/id",
+      `data.id "${id}" does not match the id in the URL (${params[route.idParam]}).`,
+    );
+  }
+}

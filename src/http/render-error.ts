@@ -1,0 +1,53 @@
+// The one place errors become responses: Twilio's error body, JSON:API errors, or admin JSON.
+import { isSandboxError, SandboxError } from "../domain/errors.js";
+import { jsonApi, jsonResponse, twilioJson } from "./respond.js";
+import type { SandboxResponse, Surface } from "./types.js";
+
+const moreInfo = (code: number) => `https://www.twilio.com/docs/errors/${code}`;
+
+export function renderError(surface: Surface, error: unknown): SandboxResponse {
+  const failure: SandboxError = isSandboxError(error) ? error : internalError(error);
+  let response: SandboxResponse;
+  if (surface === "account") {
+    // Twilio's key order: code, message, more_info, status (auth errors add detail).
+    response = twilioJson(failure.status, {
+      code: failure.code,
+      message: failure.message,
+      more_info: moreInfo(failure.code),
+      status: failure.status,
+      ...(failure.status === 401 ? { detail: failure.message.replace(/^Authenticate: /, "") } : {}),
+    });
+  } else if (surface === "carrier") {
+    response = jsonApi(failure.status, {
+      jsonapi: { version: "1.1" },
+      errors: failure.all().map((e) => ({
+        status: String(e.status),
+        code: String(e.code),
+        title: e.title,
+        detail: e.message,
+        ...(e.source ? { source: e.source } : {}),
+      })),
+    });
+  } else {
+    response = jsonResponse(failure.status, {
+      error: {
+        status: failure.status,
+        title: failure.title,
+        message: failure.message,
+        ...(failure.source ?? {}),
+      },
+    });
+  }
+  response.headers = { ...response.headers, ...failure.headers };
+  return response;
+}
+
+function internalError(error: unknown): SandboxError {
+  const message = error instanceof Error ? error.message : String(error);
+  return new SandboxError({
+    status: 500,
+    code: 500,
+    title: "Internal Server Error",
+    message: `Internal error: ${message}`,
+  });
+}

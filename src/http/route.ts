@@ -1,0 +1,56 @@
+// Routes are data: method, path, surface, auth, scope, input schemas and one handler.
+import type { z } from "zod";
+import type { AccountScope } from "../domain/api-key.js";
+import type { Principal } from "./auth.js";
+import type { RouteServices } from "./services.js";
+import type { HttpMethod, SandboxRequest, SandboxResponse, Surface } from "./types.js";
+
+export type AuthRequirement =
+  /** Account API: the account's own credentials (master token, or an API key holding `scope`). */
+  | { kind: "account"; scope: AccountScope; carrier?: "allowed" | "only" }
+  /** Carrier API: the carrier key. */
+  | { kind: "carrier" }
+  /** Admin API (`/__sandbox`): the admin token when one is set. */
+  | { kind: "admin" }
+  | { kind: "none" };
+
+export interface RouteContext<Q, B> {
+  request: SandboxRequest;
+  params: Record<string, string>;
+  query: Q;
+  body: B;
+  principal: Principal;
+  services: RouteServices;
+}
+
+export interface Route<Q = unknown, B = unknown> {
+  method: HttpMethod;
+  /** `:Name` marks a path parameter; account API paths also answer with a `.json` suffix. */
+  path: string;
+  surface: Surface;
+  summary: string;
+  auth: AuthRequirement;
+  /** Validates the parsed query (and, on the account API, the path's own `.json` suffix is not part of it). */
+  query?: z.ZodType<Q>;
+  /** Validates the parsed body: form parameters (account API) or the JSON document (carrier and admin). */
+  body?: z.ZodType<B>;
+  /** Carrier API: the `data.type` the body must carry (409 otherwise). */
+  resourceType?: string;
+  /** Carrier API: the body must carry `data.id` equal to this path parameter (409 otherwise). */
+  idParam?: string;
+  /** Carrier API: the body is a bare JSON object, not a JSON:API document. */
+  plainJsonBody?: boolean;
+  /** Account API: Twilio error codes for invalid parameters, by parameter name. */
+  errorCodes?: Record<string, number>;
+  /** Success status, for the OpenAPI document. */
+  status?: number;
+  handle(ctx: RouteContext<Q, B>): SandboxResponse | Promise<SandboxResponse>;
+}
+
+/** Keeps a route's query and body types tied to its schemas. */
+export function defineRoute<Q = undefined, B = undefined>(route: Route<Q, B>): Route<Q, B> {
+  return route;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: a table holds routes of every input type.
+export type AnyRoute = Route<any, any>;

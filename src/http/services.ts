@@ -1,0 +1,23 @@
+// What route handlers may reach: the engine, the settings, and the sandbox-wide operations of the admin API.
+import type { EngineContext } from "../engine/context.js";
+
+export interface SandboxSettings {
+  carrierKey: string;
+  adminToken?: string | undefined;
+  version: string;
+}
+
+export interface SandboxAdmin {
+  /** Back to the fixtures (or to an empty sandbox). */
+  reset(to: "fixtures" | "empty"): void;
+  /** The whole state as plain JSON. */
+  snapshot(): unknown;
+  /** Replaces the whole state; a bad snapshot is refused and changes nothing. */
+  restore(snapshot: unknown): void;
+}
+
+export interface RouteServices {
+  engine: EngineContext;
+  settings: SandboxSettings;
+  admin: SandboxAdmin;
+}

@@ -1,0 +1,47 @@
+// Public API: createSandbox() with its three doors (MSW handlers, Express middleware, fetch) over one state.
+import type { HttpHandler } from "msw";
+import { createExpressMiddleware } from "./adapters/express.js";
+import { createFetch } from "./adapters/fetch.js";
+import { createMswHandlers, defaultBaseUrl } from "./adapters/msw.js";
+import { createSandboxCore, type SandboxCore, type SandboxOptions } from "./sandbox.js";
+
+export interface CreateSandboxOptions extends SandboxOptions {
+  /** Base URL(s) the MSW handlers intercept. Default `https://api.voice-sandbox.test`. */
+  baseUrl?: string | string[];
+}
+
+export interface Sandbox extends SandboxCore {
+  /** MSW request handlers: `setupServer(...sandbox.handlers)`. */
+  readonly handlers: HttpHandler[];
+  /** Fetch-shaped door: `await sandbox.fetch(url, init)`. */
+  fetch(input: Request | string | URL, init?: RequestInit): Promise<Response>;
+  /** Express 5 middleware: `app.use(sandbox.express())`. */
+  express(): ReturnType<typeof createExpressMiddleware>;
+  readonly baseUrl: string;
+}
+
+export function createSandbox(options: CreateSandboxOptions = {}): Sandbox {
+  const { baseUrl = defaultBaseUrl, ...coreOptions } = options;
+  const core = createSandboxCore(coreOptions);
+  const handlers = createMswHandlers(core.handle, baseUrl);
+  return Object.assign(core, {
+    handlers,
+    fetch: createFetch(core.handle),
+    express: () => createExpressMiddleware(core.handle),
+    baseUrl: Array.isArray(baseUrl) ? (baseUrl[0] ?? defaultBaseUrl) : baseUrl,
+  });
+}
+
+export { createExpressMiddleware } from "./adapters/express.js";
+export { createFetch } from "./adapters/fetch.js";
+export { createMswHandlers, defaultBaseUrl } from "./adapters/msw.js";
+export { createNodeListener } from "./adapters/node.js";
+export type { AccountScope } from "./domain/api-key.js";
+export { accountScopes } from "./domain/api-key.js";
+export { type Clock, createRealClock, createVirtualClock } from "./engine/clock.js";
+export { parseDuration } from "./engine/duration.js";
+export { FixtureError } from "./fixtures/load.js";
+export type { FixtureInput } from "./fixtures/schema.js";
+export type { Handle } from "./http/handle.js";
+export type { SandboxRequest, SandboxResponse } from "./http/types.js";
+export { createSandboxCore, type SandboxCore, type SandboxOptions, type SandboxSnapshot } from "./sandbox.js";
