@@ -70,8 +70,14 @@ export const errors = {
         "www-authenticate": realm === "Basic" ? 'Basic realm="Twilio API"' : 'Bearer realm="carrier"',
       },
     }),
-  forbidden: (message: string) =>
-    new SandboxError({ status: 403, code: codes.authenticate, title: "Forbidden", message }),
+  forbidden: (message: string, source?: ErrorSource) =>
+    new SandboxError({
+      status: 403,
+      code: codes.authenticate,
+      title: "Forbidden",
+      message,
+      ...(source ? { source } : {}),
+    }),
   accountSuspended: (accountSid: string) =>
     new SandboxError({
       status: 403,

@@ -82,7 +82,7 @@ function parseBody(route: AnyRoute, request: SandboxRequest, params: Record<stri
     throw accountParameterError(result.error.issues, route.errorCodes);
   }
 
-  if (route.surface === "carrier") checkJsonApiMediaType(request, route);
+  if (route.surface === "carrier") checkJsonApiMediaType(request);
   else if (type !== "application/json" && request.body !== "") {
     throw errors.unsupportedMediaType(
       `Send a JSON body with Content-Type: application/json (got ${type || "none"}).`,
@@ -94,17 +94,17 @@ function parseBody(route: AnyRoute, request: SandboxRequest, params: Record<stri
   } catch (error) {
     throw errors.malformedBody(`The body is not valid JSON: ${(error as Error).message}`);
   }
-  if (route.surface === "carrier" && !route.plainJsonBody) checkResourceIdentity(route, document, params);
+  if (route.surface === "carrier" && !route.plainJsonBody)
+    checkResourceIdentity(route, request.method, document, params);
   const result = route.body.safeParse(document);
   if (result.success) return result.data;
   throw route.surface === "carrier" ? documentErrors(result.error.issues) : queryErrors(result.error.issues);
 }
 
 /** JSON:API 1.1: the media type may carry only `ext` and `profile` parameters, else 415. */
-function checkJsonApiMediaType(request: SandboxRequest, route: AnyRoute): void {
+function checkJsonApiMediaType(request: SandboxRequest): void {
   const contentType = request.headers["content-type"] ?? "";
   const type = mediaType(contentType);
-  if (type === "application/json" && route.plainJsonBody) return;
   if (type === "application/json") return;
   if (type !== jsonApiMediaType) {
     throw errors.unsupportedMediaType(
@@ -124,8 +124,16 @@ function checkJsonApiMediaType(request: SandboxRequest, route: AnyRoute): void {
   }
 }
 
-/** JSON:API: a `type` the endpoint does not serve, or an `id` that is not the URL's, is a 409 Conflict. */
-function checkResourceIdentity(route: AnyRoute, document: unknown, params: Record<string, string>): void {
+/**
+ * JSON:API: a `type` the endpoint does not serve, or an `id` that is not the URL's, is a 409 Conflict;
+ * a client-generated id on create is a 403, since ids are always minted by the server here.
+ */
+function checkResourceIdentity(
+  route: AnyRoute,
+  method: string,
+  document: unknown,
+  params: Record<string, string>,
+): void {
   const data = (document as { data?: unknown } | null)?.data;
   if (typeof data !== "object" || data === null || Array.isArray(data)) return;
   const { type, id } = data as { type?: unknown; id?: unknown };
@@ -133,6 +141,14 @@ function checkResourceIdentity(route: AnyRoute, document: unknown, params: Recor
     throw errors.conflict(
       "/data/type",
       `This endpoint takes resources of type "${route.resourceType}", not "${type}".`,
+    );
+  }
+  if (method.toUpperCase() === "POST" && !route.idParam && id !== undefined) {
+    throw errors.forbidden(
+      "Client-generated ids are not supported: leave out data.id and the server mints one.",
+      {
+        pointer: "/data/id",
+      },
     );
   }
   if (route.idParam && typeof id === "string" && id !== params[route.idParam]) {

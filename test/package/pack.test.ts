@@ -1,0 +1,215 @@
+// Packs the repository with npm, installs the tarball into a fresh project and uses it from plain Node.
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const run = promisify(execFile);
+const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
+
+// The install pulls the dependencies and the msw peer from the registry, so the setup gets a long allowance.
+const setupTimeout = 240_000;
+
+interface PackageJson {
+  version: string;
+  bin: Record<string, string>;
+  exports: Record<string, string | Record<string, string>>;
+}
+
+// Children get an environment without loaders: NODE_OPTIONS could carry tsx or a vitest hook into them,
+// and the point is that the published JavaScript runs on Node alone.
+const plainEnv = (): NodeJS.ProcessEnv => {
+  const env = { ...process.env };
+  delete env.NODE_OPTIONS;
+  delete env.VITEST;
+  delete env.VITEST_WORKER_ID;
+  delete env.VITEST_POOL_ID;
+  // The CLI reads these; a value left in the caller's shell would change what is tested.
+  for (const name of Object.keys(env)) if (name.startsWith("VOICE_SANDBOX_")) delete env[name];
+  return env;
+};
+
+const npm = (args: string[], cwd: string) =>
+  run("npm", args, { cwd, env: plainEnv(), maxBuffer: 64 * 1024 * 1024 });
+
+let work = "";
+let app = "";
+let tarball = "";
+let tarEntries: string[] = [];
+let manifest: PackageJson;
+const children = new Set<ChildProcess>();
+
+/** Runs an ES module in the consumer project with plain `node` and returns what it printed as JSON. */
+async function runScript(name: string, source: string): Promise<unknown> {
+  const file = join(app, name);
+  await writeFile(file, source);
+  const { stdout } = await run(process.execPath, [file], { cwd: app, env: plainEnv(), timeout: 30_000 });
+  return JSON.parse(stdout);
+}
+
+beforeAll(async () => {
+  manifest = JSON.parse(await readFile(join(repoRoot, "package.json"), "utf8")) as PackageJson;
+  work = await mkdtemp(join(tmpdir(), "voice-sandbox-pack-"));
+  app = join(work, "app");
+
+  // Build explicitly, then pack without scripts: `prepare` would rebuild and its output would land in the
+  // middle of the JSON that `npm pack --json` prints.
+  await npm(["run", "build"], repoRoot);
+  const packed = await npm(["pack", "--json", "--ignore-scripts", "--pack-destination", work], repoRoot);
+  const [info] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf("["))) as [{ filename: string }];
+  tarball = join(work, info.filename);
+
+  // The tarball itself, not npm's report of it, is what customers get.
+  const listing = await run("tar", ["-tzf", tarball]);
+  tarEntries = listing.stdout
+    .split("\n")
+    .filter(Boolean)
+    .map((entry) => entry.replace(/^package\//, ""));
+
+  await mkdir(app);
+  await npm(["init", "-y"], app);
+  await npm(["pkg", "set", "type=module"], app);
+  await npm(["install", "--no-audit", "--no-fund", tarball], app);
+}, setupTimeout);
+
+afterAll(async () => {
+  for (const child of children)
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+describe("the npm package", () => {
+  it("ships the build and the default fixtures, and no sources or tests", () => {
+    expect(tarEntries).toContain("package.json");
+    expect(tarEntries).toContain("dist/index.js");
+    expect(tarEntries).toContain("dist/index.d.ts");
+    expect(tarEntries).toContain("fixtures/default.yaml");
+    expect(tarEntries.filter((entry) => /^(src|test|bench|scripts)\//.test(entry))).toEqual([]);
+  });
+
+  it("ships every file that package.json's exports and bin point at", () => {
+    const targets = Object.values(manifest.exports).flatMap((target) =>
+      typeof target === "string" ? [target] : Object.values(target),
+    );
+    const wanted = [...targets, ...Object.values(manifest.bin)].map((path) => path.replace(/^\.\//, ""));
+    expect(wanted.filter((path) => !tarEntries.includes(path))).toEqual([]);
+  });
+
+  it("serves health through createSandbox().fetch from the main entry", async () => {
+    const result = await runScript(
+      "main.mjs",
+      `import { createSandbox } from "voice-sandbox";
+const sandbox = createSandbox();
+const response = await sandbox.fetch("https://api.voice-sandbox.test/__sandbox/health");
+console.log(JSON.stringify({ status: response.status, body: await response.json() }));
+`,
+    );
+    expect(result).toMatchObject({ status: 200, body: { status: "ok" } });
+  });
+
+  it("answers through the msw subpath with the customer's own msw", async () => {
+    const result = await runScript(
+      "msw.mjs",
+      `import { setupServer } from "msw/node";
+import { createSandbox } from "voice-sandbox";
+import { createMswHandlers, defaultBaseUrl } from "voice-sandbox/msw";
+const server = setupServer(...createMswHandlers(createSandbox().handle));
+server.listen({ onUnhandledRequest: "error" });
+const response = await fetch(defaultBaseUrl + "/__sandbox/health");
+server.close();
+console.log(JSON.stringify({
+  exports: [typeof createMswHandlers, typeof defaultBaseUrl],
+  status: response.status,
+  body: await response.json(),
+}));
+`,
+    );
+    expect(result).toMatchObject({ exports: ["function", "string"], status: 200, body: { status: "ok" } });
+  });
+
+  it("answers through the express subpath's middleware", async () => {
+    const result = await runScript(
+      "express.mjs",
+      `import { createServer } from "node:http";
+import { createSandbox } from "voice-sandbox";
+import { createExpressMiddleware, isSandboxPath } from "voice-sandbox/express";
+const middleware = createExpressMiddleware(createSandbox().handle);
+const server = createServer((req, res) => middleware(req, res, () => res.writeHead(404).end()));
+await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+const base = "http://127.0.0.1:" + server.address().port;
+const health = await fetch(base + "/__sandbox/health");
+const other = await fetch(base + "/not-the-sandbox");
+server.close();
+console.log(JSON.stringify({
+  exports: [typeof createExpressMiddleware, typeof isSandboxPath],
+  status: health.status,
+  body: await health.json(),
+  passedOn: other.status,
+}));
+`,
+    );
+    expect(result).toMatchObject({
+      exports: ["function", "function"],
+      status: 200,
+      body: { status: "ok" },
+      passedOn: 404,
+    });
+  });
+
+  it("installs an executable bin that reports the package version", async () => {
+    const bin = join(app, "node_modules", ".bin", "voice-sandbox");
+    // Run directly, not through `node`, so a missing shebang or execute bit fails here.
+    expect((await stat(bin)).mode & 0o111).not.toBe(0);
+    const { stdout } = await run(bin, ["--version"], { cwd: app, env: plainEnv(), timeout: 15_000 });
+    expect(stdout.trim()).toBe(manifest.version);
+  });
+
+  it("runs `voice-sandbox serve --port 0`, answers health, and stops on SIGTERM", async () => {
+    const bin = join(app, "node_modules", ".bin", "voice-sandbox");
+    const child = spawn(bin, ["serve", "--port", "0"], { cwd: app, env: plainEnv() });
+    children.add(child);
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+
+    // pino writes one JSON object a line on stdout; the listening line carries the bound URL.
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`no listening line in 20 s; stderr: ${stderr}`)),
+        20_000,
+      );
+      const fail = () => {
+        clearTimeout(timer);
+        reject(new Error(`the server exited before listening; stderr: ${stderr}`));
+      };
+      child.once("exit", fail);
+      createInterface({ input: child.stdout }).on("line", (line) => {
+        let record: { url?: unknown };
+        try {
+          record = JSON.parse(line) as { url?: unknown };
+        } catch {
+          return;
+        }
+        if (typeof record.url === "string") {
+          clearTimeout(timer);
+          child.off("exit", fail);
+          resolve(record.url);
+        }
+      });
+    });
+
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const response = await fetch(`${url}/__sandbox/health`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ status: "ok" });
+
+    child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+  }, 40_000);
+});

@@ -1,0 +1,123 @@
+// Runs the same tests through both doors: MSW in-process, and the Express middleware on a real port.
+import type { AddressInfo } from "node:net";
+import express from "express";
+import { setupServer } from "msw/node";
+import twilio from "twilio";
+import { afterAll, beforeAll, beforeEach } from "vitest";
+import { type CreateSandboxOptions, createSandbox, type Sandbox } from "../../src/index.js";
+import { fixtures } from "./fixtures.js";
+
+export interface DoorContext {
+  readonly sandbox: Sandbox;
+  /** Base URL requests go to (MSW's intercepted host, or http://127.0.0.1:<port>). */
+  readonly baseUrl: string;
+  /** A twilio client pointed at this door, with the given credentials. */
+  twilioClient(username?: string, password?: string): twilio.Twilio;
+  /** A raw HTTP call through this door. */
+  call(method: string, path: string, options?: CallOptions): Promise<CallResult>;
+}
+
+export interface CallOptions {
+  auth?: { basic: [string, string] } | { bearer: string };
+  form?: Record<string, string | string[]>;
+  json?: unknown;
+  body?: string;
+  headers?: Record<string, string>;
+}
+
+export interface CallResult {
+  status: number;
+  headers: Headers;
+  text: string;
+  // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON bodies.
+  json: any;
+}
+
+export type DoorName = "msw" | "express";
+export const doorNames: DoorName[] = ["msw", "express"];
+
+/**
+ * Sets up a fresh sandbox behind the named door for a describe block; the sandbox is reset to its
+ * fixtures before every test so tests stay independent.
+ */
+export function useDoor(name: DoorName, options: CreateSandboxOptions = {}): DoorContext {
+  let sandbox: Sandbox;
+  let baseUrl = "";
+  let stop: () => Promise<void> = async () => undefined;
+
+  beforeAll(async () => {
+    sandbox = createSandbox(options);
+    if (name === "msw") {
+      const server = setupServer(...sandbox.handlers);
+      server.listen({ onUnhandledRequest: "error" });
+      baseUrl = sandbox.baseUrl;
+      stop = async () => server.close();
+    } else {
+      const app = express();
+      app.use(sandbox.express());
+      const server = app.listen(0, "127.0.0.1");
+      await new Promise<void>((resolve) => server.once("listening", () => resolve()));
+      baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      stop = () =>
+        new Promise<void>((resolve) => {
+          server.closeAllConnections();
+          server.close(() => resolve());
+        });
+    }
+  });
+  beforeEach(() => sandbox.reset());
+  afterAll(async () => stop());
+
+  const call = async (method: string, path: string, opts: CallOptions = {}): Promise<CallResult> => {
+    const headers: Record<string, string> = { ...opts.headers };
+    if (opts.auth && "basic" in opts.auth) {
+      headers.authorization = `Basic ${Buffer.from(opts.auth.basic.join(":")).toString("base64")}`;
+    } else if (opts.auth && "bearer" in opts.auth) {
+      headers.authorization = `Bearer ${opts.auth.bearer}`;
+    }
+    let body: string | undefined = opts.body;
+    if (opts.form) {
+      const params = new URLSearchParams();
+      for (const [key, value] of Object.entries(opts.form)) {
+        for (const item of Array.isArray(value) ? value : [value]) params.append(key, item);
+      }
+      body = params.toString();
+      headers["content-type"] ??= "application/x-www-form-urlencoded";
+    } else if (opts.json !== undefined) {
+      body = JSON.stringify(opts.json);
+      headers["content-type"] ??= "application/vnd.api+json";
+    }
+    const response = await fetch(baseUrl + path, {
+      method,
+      headers,
+      ...(body !== undefined ? { body } : {}),
+    });
+    const text = await response.text();
+    let json: unknown;
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      json = undefined;
+    }
+    return { status: response.status, headers: response.headers, text, json };
+  };
+
+  return {
+    get sandbox() {
+      return sandbox;
+    },
+    get baseUrl() {
+      return baseUrl;
+    },
+    twilioClient(username = fixtures.acme.sid, password = fixtures.acme.authToken) {
+      const client = twilio(
+        username,
+        password,
+        username.startsWith("AC") ? {} : { accountSid: fixtures.acme.sid },
+      );
+      client.api.baseUrl = baseUrl;
+      return client;
+    },
+    call,
+  };
+}
