@@ -84,7 +84,7 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
 
   const reset = (to: "fixtures" | "empty" = "fixtures") => {
     ids.setState(createIdGenerator(seed).state());
-    store.restore({ accounts: [], phoneNumbers: [], apiKeys: [], rates: [], events: [] });
+    store.clear();
     if (to === "fixtures" && fixtures) applyFixtures(engine, fixtures);
   };
 

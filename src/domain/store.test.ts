@@ -54,3 +54,29 @@ describe("store", () => {
     expect(other.snapshot()).toEqual(snapshot);
   });
 });
+
+describe("store subscribers", () => {
+  it("receive each committed transaction as one batch, and nothing from a rolled-back one", () => {
+    const store = createStore();
+    const batches: unknown[][] = [];
+    store.subscribe((batch) => batches.push(batch));
+    store.transact(() => {
+      store.accounts.insert(account(sid(1)));
+      store.accounts.replace(account(sid(1), "suspended"));
+    });
+    expect(() =>
+      store.transact(() => {
+        store.accounts.insert(account(sid(2)));
+        throw new Error("no");
+      }),
+    ).toThrow();
+    store.accounts.delete(sid(1));
+    expect(batches).toEqual([
+      [
+        { table: "accounts", op: "put", row: account(sid(1)) },
+        { table: "accounts", op: "put", row: account(sid(1), "suspended") },
+      ],
+      [{ table: "accounts", op: "delete", id: sid(1) }],
+    ]);
+  });
+});

@@ -2,10 +2,26 @@
 import { z } from "zod";
 import { type Account, accountSchema } from "./account.js";
 import { type ApiKey, apiKeySchema } from "./api-key.js";
+import { type Call, callSchema } from "./call.js";
+import {
+  type AgentExtension,
+  agentExtensionSchema,
+  type LedgerEntry,
+  ledgerEntrySchema,
+  type RingGroup,
+  ringGroupSchema,
+  type SipTrunk,
+  sipTrunkSchema,
+  type TtsEvent,
+  ttsEventSchema,
+} from "./carrier-records.js";
 import { eventSchema, type SandboxEvent } from "./event.js";
+import { type Message, messageSchema } from "./message.js";
 import { type PhoneNumber, phoneNumberSchema } from "./phone-number.js";
 import { type Rate, rateSchema } from "./rate.js";
-import { Table, type TableDefinition } from "./table.js";
+import { type Recording, recordingSchema } from "./recording.js";
+import { Table, type TableChange, type TableDefinition } from "./table.js";
+import { type Transcription, transcriptionSchema } from "./transcription.js";
 
 export const storeSnapshotSchema = z.object({
   accounts: z.array(accountSchema),
@@ -13,6 +29,15 @@ export const storeSnapshotSchema = z.object({
   apiKeys: z.array(apiKeySchema),
   rates: z.array(rateSchema),
   events: z.array(eventSchema),
+  calls: z.array(callSchema).default([]),
+  messages: z.array(messageSchema).default([]),
+  recordings: z.array(recordingSchema).default([]),
+  transcriptions: z.array(transcriptionSchema).default([]),
+  agentExtensions: z.array(agentExtensionSchema).default([]),
+  ringGroups: z.array(ringGroupSchema).default([]),
+  sipTrunks: z.array(sipTrunkSchema).default([]),
+  ttsEvents: z.array(ttsEventSchema).default([]),
+  ledger: z.array(ledgerEntrySchema).default([]),
 });
 export type StoreSnapshot = z.infer<typeof storeSnapshotSchema>;
 
@@ -39,11 +64,73 @@ const definitions = {
     id: (e: SandboxEvent) => e.sid,
     indexes: { account: (e: SandboxEvent) => e.account_sid, type: (e: SandboxEvent) => e.type },
   },
+  calls: {
+    name: "calls",
+    id: (c: Call) => c.sid,
+    indexes: {
+      account: (c: Call) => c.account_sid,
+      parent: (c: Call) => c.parent_call_sid,
+      status: (c: Call) => c.status,
+    },
+  },
+  messages: {
+    name: "messages",
+    id: (m: Message) => m.sid,
+    indexes: { account: (m: Message) => m.account_sid, status: (m: Message) => m.status },
+  },
+  recordings: {
+    name: "recordings",
+    id: (r: Recording) => r.sid,
+    indexes: { account: (r: Recording) => r.account_sid, call: (r: Recording) => r.call_sid },
+  },
+  transcriptions: {
+    name: "transcriptions",
+    id: (t: Transcription) => t.sid,
+    indexes: {
+      account: (t: Transcription) => t.account_sid,
+      recording: (t: Transcription) => t.recording_sid,
+    },
+  },
+  agentExtensions: {
+    name: "agentExtensions",
+    id: (a: AgentExtension) => a.sid,
+    indexes: {
+      account: (a: AgentExtension) => a.account_sid,
+      extension: (a: AgentExtension) => `${a.account_sid}:${a.extension}`,
+    },
+  },
+  ringGroups: {
+    name: "ringGroups",
+    id: (g: RingGroup) => g.sid,
+    indexes: { account: (g: RingGroup) => g.account_sid },
+  },
+  sipTrunks: {
+    name: "sipTrunks",
+    id: (t: SipTrunk) => t.sid,
+    indexes: { account: (t: SipTrunk) => t.account_sid },
+  },
+  ttsEvents: {
+    name: "ttsEvents",
+    id: (t: TtsEvent) => t.sid,
+    indexes: { account: (t: TtsEvent) => t.account_sid, call: (t: TtsEvent) => t.call_sid },
+  },
+  ledger: {
+    name: "ledger",
+    id: (e: LedgerEntry) => e.sid,
+    indexes: { account: (e: LedgerEntry) => e.account_sid },
+  },
 } satisfies { [K in keyof StoreSnapshot]: TableDefinition<StoreSnapshot[K][number]> };
 
 export type Tables = { [K in keyof StoreSnapshot]: Table<StoreSnapshot[K][number]> };
 
+/** Receives each committed change as one batch: a whole transaction, or a single change made outside one. */
+export type ChangeListener = (batch: TableChange[]) => void;
+
 export interface Store extends Tables {
+  /** Calls `listener` after every committed change (a journal subscribes here); returns an unsubscribe function. */
+  subscribe(listener: ChangeListener): () => void;
+  /** Empties every table (not reported to subscribers: a reset is followed by a snapshot). */
+  clear(): void;
   /**
    * Runs `change` as one atomic change: if it throws, every table is put back as it was.
    * Nested calls join the outer change.
@@ -56,8 +143,18 @@ export interface Store extends Tables {
 
 export function createStore(): Store {
   let undoLog: (() => void)[] | null = null;
-  const recordUndo = (undo: () => void) => {
-    if (undoLog) undoLog.push(undo);
+  let pending: TableChange[] = [];
+  const listeners = new Set<ChangeListener>();
+  const emit = (batch: TableChange[]) => {
+    for (const listener of listeners) listener(batch);
+  };
+  const recordUndo = (undo: () => void, change: TableChange) => {
+    if (undoLog) {
+      undoLog.push(undo);
+      if (listeners.size > 0) pending.push(change);
+    } else if (listeners.size > 0) {
+      emit([change]);
+    }
   };
   const tables = Object.fromEntries(
     Object.entries(definitions).map(([key, definition]) => [
@@ -73,15 +170,27 @@ export function createStore(): Store {
       if (undoLog) return change();
       const log: (() => void)[] = [];
       undoLog = log;
+      pending = [];
       try {
         const result = change();
         undoLog = null;
+        const batch = pending;
+        pending = [];
+        if (batch.length > 0) emit(batch);
         return result;
       } catch (error) {
         undoLog = null;
+        pending = [];
         for (let i = log.length - 1; i >= 0; i--) log[i]!();
         throw error;
       }
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    clear() {
+      for (const name of names) (tables[name] as Table<unknown>).load([]);
     },
     snapshot() {
       return Object.fromEntries(

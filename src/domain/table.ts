@@ -9,8 +9,13 @@ export interface TableDefinition<T> {
   indexes?: Record<string, IndexKey<T>>;
 }
 
-/** Called on every change so a transaction can undo it. */
-export type UndoRecorder = (undo: () => void) => void;
+/** One change to one table, as a journal would record it. */
+export type TableChange =
+  | { table: string; op: "put"; row: unknown }
+  | { table: string; op: "delete"; id: string };
+
+/** Called on every change: the undo for a transaction's rollback, and the change itself for subscribers. */
+export type UndoRecorder = (undo: () => void, change: TableChange) => void;
 
 export class Table<T> {
   readonly name: string;
@@ -69,11 +74,14 @@ export class Table<T> {
     this.rows.set(id, row);
     this.order.set(id, this.nextOrder++);
     this.addToIndexes(id, row);
-    this.recordUndo(() => {
-      this.removeFromIndexes(id, row);
-      this.rows.delete(id);
-      this.order.delete(id);
-    });
+    this.recordUndo(
+      () => {
+        this.removeFromIndexes(id, row);
+        this.rows.delete(id);
+        this.order.delete(id);
+      },
+      { table: this.name, op: "put", row },
+    );
     return row;
   }
 
@@ -85,11 +93,14 @@ export class Table<T> {
     this.removeFromIndexes(id, previous);
     this.rows.set(id, row);
     this.addToIndexes(id, row);
-    this.recordUndo(() => {
-      this.removeFromIndexes(id, row);
-      this.rows.set(id, previous);
-      this.addToIndexes(id, previous);
-    });
+    this.recordUndo(
+      () => {
+        this.removeFromIndexes(id, row);
+        this.rows.set(id, previous);
+        this.addToIndexes(id, previous);
+      },
+      { table: this.name, op: "put", row },
+    );
     return row;
   }
 
@@ -101,19 +112,22 @@ export class Table<T> {
     this.removeFromIndexes(id, previous);
     this.rows.delete(id);
     this.order.delete(id);
-    this.recordUndo(() => {
-      // Put the row back where it was so list order survives a rollback.
-      const rows = keys
-        .map((key) => (key === id ? previous : this.rows.get(key)))
-        .filter((r) => r !== undefined);
-      const orders = new Map(this.order);
-      orders.set(id, position);
-      this.load(rows as T[]);
-      for (const [key, value] of orders) {
-        this.order.set(key, value);
-        this.nextOrder = Math.max(this.nextOrder, value + 1);
-      }
-    });
+    this.recordUndo(
+      () => {
+        // Put the row back where it was so list order survives a rollback.
+        const rows = keys
+          .map((key) => (key === id ? previous : this.rows.get(key)))
+          .filter((r) => r !== undefined);
+        const orders = new Map(this.order);
+        orders.set(id, position);
+        this.load(rows as T[]);
+        for (const [key, value] of orders) {
+          this.order.set(key, value);
+          this.nextOrder = Math.max(this.nextOrder, value + 1);
+        }
+      },
+      { table: this.name, op: "delete", id },
+    );
     return previous;
   }
 

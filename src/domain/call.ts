@@ -1,0 +1,81 @@
+// A call leg: its parties, lifecycle, handlers, timing and price (account API Call, carrier phone_call).
+import { z } from "zod";
+import { decimalString, httpMethod, instant, sid } from "./fields.js";
+
+export const callDirections = ["inbound", "outbound-api", "outbound-dial"] as const;
+export type CallDirection = (typeof callDirections)[number];
+
+/** Spec part 3; the first four are live, the rest terminal. */
+export const callStatuses = [
+  "queued",
+  "ringing",
+  "in-progress",
+  "completed",
+  "busy",
+  "no-answer",
+  "failed",
+  "canceled",
+] as const;
+export type CallStatus = (typeof callStatuses)[number];
+export const terminalCallStatuses: readonly CallStatus[] = [
+  "completed",
+  "busy",
+  "no-answer",
+  "failed",
+  "canceled",
+];
+export const isTerminalCallStatus = (status: CallStatus) => terminalCallStatuses.includes(status);
+
+/** Events a StatusCallbackEvent list may name (Twilio: initiated, ringing, answered, completed). */
+export const callStatusEvents = ["initiated", "ringing", "answered", "completed"] as const;
+export type CallStatusEvent = (typeof callStatusEvents)[number];
+
+export const callSchema = z.object({
+  sid: sid("CA"),
+  account_sid: sid("AC"),
+  parent_call_sid: sid("CA").nullable(),
+  direction: z.enum(callDirections),
+  from: z.string(),
+  to: z.string(),
+  status: z.enum(callStatuses),
+  /** The account's number on this call (the called number inbound, the caller ID outbound), if it is one. */
+  phone_number_sid: z.string().nullable(),
+  caller_name: z.string().nullable(),
+  forwarded_from: z.string().nullable(),
+  /** Where the call's markup comes from: a URL, or inline markup given on create. */
+  url: z.string().nullable(),
+  method: httpMethod,
+  twiml: z.string().nullable(),
+  fallback_url: z.string().nullable(),
+  fallback_method: httpMethod,
+  status_callback: z.string().nullable(),
+  status_callback_method: httpMethod,
+  status_callback_events: z.array(z.enum(callStatusEvents)),
+  /** Seconds to ring before giving up (Twilio default 60 for API calls, 30 for Dial). */
+  timeout: z.number().int(),
+  /** Longest the call may last, in seconds (Twilio default 14400). */
+  time_limit: z.number().int(),
+  record: z.boolean(),
+  recording_channels: z.enum(["mono", "dual"]),
+  recording_status_callback: z.string().nullable(),
+  recording_status_callback_method: httpMethod,
+  recording_status_callback_events: z.array(z.string()),
+  send_digits: z.string().nullable(),
+  machine_detection: z.string().nullable(),
+  answered_by: z.string().nullable(),
+  trunk_sid: z.string().nullable(),
+  annotation: z.string().nullable(),
+  group_sid: z.string().nullable(),
+  /** When dialling began (Twilio start_time), when it was answered, and when it ended. */
+  start_time: instant.nullable(),
+  answered_at: instant.nullable(),
+  end_time: instant.nullable(),
+  /** Whole seconds from answer to end; null until the call ends. */
+  duration: z.number().int().nullable(),
+  /** Negative decimal string once charged, e.g. "-0.01300"; null until then. */
+  price: decimalString.nullable(),
+  price_unit: z.string(),
+  created_at: instant,
+  updated_at: instant,
+});
+export type Call = z.infer<typeof callSchema>;

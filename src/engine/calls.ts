@@ -1,0 +1,87 @@
+// Calls as records: placing, updating and deleting them. The lifecycle engine drives their status over time.
+import type { Call, CallDirection, CallStatusEvent } from "../domain/call.js";
+import type { EngineContext } from "./context.js";
+import { recordEvent } from "./events.js";
+
+export interface NewCall {
+  accountSid: string;
+  direction: CallDirection;
+  from: string;
+  to: string;
+  parentCallSid?: string | null;
+  phoneNumberSid?: string | null;
+  url?: string | null;
+  method?: "GET" | "POST";
+  twiml?: string | null;
+  fallbackUrl?: string | null;
+  fallbackMethod?: "GET" | "POST";
+  statusCallback?: string | null;
+  statusCallbackMethod?: "GET" | "POST";
+  statusCallbackEvents?: CallStatusEvent[];
+  timeout?: number;
+  timeLimit?: number;
+  record?: boolean;
+  recordingChannels?: "mono" | "dual";
+  recordingStatusCallback?: string | null;
+  recordingStatusCallbackMethod?: "GET" | "POST";
+  recordingStatusCallbackEvents?: string[];
+  sendDigits?: string | null;
+  machineDetection?: string | null;
+  callerName?: string | null;
+  trunkSid?: string | null;
+}
+
+/** Creates the call record in `queued`; the lifecycle engine takes it from there. */
+export function createCallRecord(ctx: EngineContext, input: NewCall): Call {
+  return ctx.store.transact(() => {
+    const now = ctx.clock.now();
+    const call = ctx.store.calls.insert({
+      sid: ctx.ids.mint("CA"),
+      account_sid: input.accountSid,
+      parent_call_sid: input.parentCallSid ?? null,
+      direction: input.direction,
+      from: input.from,
+      to: input.to,
+      status: "queued",
+      phone_number_sid: input.phoneNumberSid ?? null,
+      caller_name: input.callerName ?? null,
+      forwarded_from: null,
+      url: input.url ?? null,
+      method: input.method ?? "POST",
+      twiml: input.twiml ?? null,
+      fallback_url: input.fallbackUrl ?? null,
+      fallback_method: input.fallbackMethod ?? "POST",
+      status_callback: input.statusCallback ?? null,
+      status_callback_method: input.statusCallbackMethod ?? "POST",
+      status_callback_events: input.statusCallbackEvents ?? [],
+      timeout: input.timeout ?? 60,
+      time_limit: input.timeLimit ?? 14_400,
+      record: input.record ?? false,
+      recording_channels: input.recordingChannels ?? "mono",
+      recording_status_callback: input.recordingStatusCallback ?? null,
+      recording_status_callback_method: input.recordingStatusCallbackMethod ?? "POST",
+      recording_status_callback_events: input.recordingStatusCallbackEvents ?? ["completed"],
+      send_digits: input.sendDigits ?? null,
+      machine_detection: input.machineDetection ?? null,
+      answered_by: null,
+      trunk_sid: input.trunkSid ?? null,
+      annotation: null,
+      group_sid: null,
+      start_time: null,
+      answered_at: null,
+      end_time: null,
+      duration: null,
+      price: null,
+      price_unit: "USD",
+      created_at: now,
+      updated_at: now,
+    });
+    recordEvent(ctx, "phone_call.created", call.account_sid, "phone_call", call);
+    return call;
+  });
+}
+
+/** Writes a new version of a call (status changes go through the lifecycle engine, which calls this). */
+export function saveCall(ctx: EngineContext, call: Call, changes: Partial<Call>): Call {
+  return ctx.store.calls.replace({ ...call, ...changes, updated_at: ctx.clock.now() });
+}

@@ -1,0 +1,38 @@
+// What the engine asks of the webhook machinery: fetch markup now, or queue a callback for delivery.
+
+/** Kinds of request the sandbox makes to customers' URLs. */
+export type OutboundKind =
+  | "voice-markup"
+  | "call-status"
+  | "recording-status"
+  | "transcription"
+  | "message-status"
+  | "sms-markup";
+
+export interface OutboundRequest {
+  kind: OutboundKind;
+  url: string;
+  method: "GET" | "POST";
+  /** Form parameters (POST body, or the query string for GET); signed as Twilio signs them. */
+  params: Record<string, string>;
+  accountSid: string;
+  /** Signing key: the account's auth token. */
+  authToken: string;
+  callSid?: string | undefined;
+  messageSid?: string | undefined;
+  /** Deliveries with the same key leave in the order they were queued (per call, per message). */
+  orderingKey?: string | undefined;
+}
+
+export type OutboundResult =
+  | { ok: true; status: number; headers: Record<string, string>; body: string; url: string }
+  | { ok: false; error: string; status?: number | undefined; url: string };
+
+export interface WebhookSender {
+  /** Makes the request now and gives the answer (markup fetches: no retry; redirects followed). */
+  request(request: OutboundRequest): Promise<OutboundResult>;
+  /** Queues a callback; it is delivered asynchronously, in order per key, with retries. Never throws. */
+  enqueue(request: OutboundRequest): void;
+  /** Resolves once nothing is queued or in flight (the virtual clock's driver awaits it). */
+  idle(): Promise<void>;
+}
