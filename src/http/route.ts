@@ -44,6 +44,8 @@ export interface Route<Q = unknown, B = unknown> {
   errorCodes?: Record<string, number>;
   /** Success status, for the OpenAPI document. */
   status?: number;
+  /** The success response body, for the OpenAPI document and response checks (omit for empty bodies). */
+  response?: z.ZodType;
   handle(ctx: RouteContext<Q, B>): SandboxResponse | Promise<SandboxResponse>;
 }
 

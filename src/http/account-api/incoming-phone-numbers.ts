@@ -8,7 +8,7 @@ import { noContent, twilioJson } from "../respond.js";
 import { defineRoute } from "../route.js";
 import { accountBase, accountPath, apiVersion, ownedBy } from "./base.js";
 import { formE164, formMethod, formUrl } from "./form-fields.js";
-import { listEnvelope, pagingQuery } from "./paging.js";
+import { listEnvelope, listSchema, pagingQuery } from "./paging.js";
 
 const collection = `${accountBase}/IncomingPhoneNumbers`;
 const instance = `${collection}/:Sid`;
@@ -171,6 +171,7 @@ export const incomingPhoneNumberRoutes = [
     body: createParams,
     errorCodes: { PhoneNumber: 21421, AreaCode: 21452 },
     status: 201,
+    response: incomingPhoneNumberResource,
     handle({ params, body, services }) {
       const accountSid = params.AccountSid!;
       let e164 = body.PhoneNumber;
@@ -204,6 +205,7 @@ export const incomingPhoneNumberRoutes = [
     summary: "List the account's incoming phone numbers",
     auth: { kind: "account", scope: "incoming_phone_numbers_read", carrier: "allowed" },
     query: listQuery,
+    response: listSchema("incoming_phone_numbers", incomingPhoneNumberResource),
     handle({ params, query, services }) {
       const accountSid = params.AccountSid!;
       const matches = query.PhoneNumber ? numberFilter(query.PhoneNumber) : () => true;
@@ -234,6 +236,7 @@ export const incomingPhoneNumberRoutes = [
     surface: "account",
     summary: "Fetch an incoming phone number",
     auth: { kind: "account", scope: "incoming_phone_numbers_read", carrier: "allowed" },
+    response: incomingPhoneNumberResource,
     handle({ params, request, services }) {
       const number = ownedBy(
         services.engine.store.phoneNumbers.get(params.Sid!),
@@ -250,6 +253,7 @@ export const incomingPhoneNumberRoutes = [
     summary: "Update an incoming phone number's handlers",
     auth: { kind: "account", scope: "incoming_phone_numbers_write", carrier: "allowed" },
     body: z.object(handlerParams),
+    response: incomingPhoneNumberResource,
     handle({ params, body, request, services }) {
       const number = ownedBy(
         services.engine.store.phoneNumbers.get(params.Sid!),

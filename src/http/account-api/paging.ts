@@ -62,3 +62,18 @@ export function listEnvelope<T>(list: ListPage<T>): Record<string, unknown> {
     uri: uriFor(page),
   };
 }
+
+/** The list envelope's schema around one resource schema, e.g. `listSchema("calls", callResource)`. */
+export function listSchema(key: string, item: z.ZodType) {
+  return z.object({
+    [key]: z.array(item),
+    end: z.number().int(),
+    first_page_uri: z.string(),
+    next_page_uri: z.string().nullable(),
+    page: z.number().int(),
+    page_size: z.number().int(),
+    previous_page_uri: z.string().nullable(),
+    start: z.number().int(),
+    uri: z.string(),
+  });
+}

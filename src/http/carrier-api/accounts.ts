@@ -8,14 +8,30 @@ import { defineRoute } from "../route.js";
 import {
   carrierBase,
   collectionDocument,
+  collectionDocumentSchema,
   deletedDocument,
+  deletedDocumentSchema,
   pagingQuery,
   resourceObject,
+  resourceSchema,
   singleDocument,
+  singleDocumentSchema,
 } from "./document.js";
 
 const collection = `${carrierBase}/accounts`;
 const instance = `${collection}/:id`;
+
+export const accountResource = resourceSchema(
+  "account",
+  z.object({
+    name: z.string(),
+    status: z.enum(accountStatuses),
+    default_tts_voice: z.string(),
+    metadata: z.record(z.string(), z.unknown()),
+    created_at: z.string(),
+    updated_at: z.string(),
+  }),
+);
 
 export function renderAccount(account: Account) {
   return resourceObject("account", account.sid, `${collection}/${account.sid}`, {
@@ -61,6 +77,7 @@ export const carrierAccountRoutes = [
     body: createBody,
     resourceType: "account",
     status: 201,
+    response: singleDocumentSchema(accountResource),
     handle({ body, services }) {
       const account = createAccount(services.engine, body.data.attributes);
       const resource = renderAccount(account);
@@ -73,6 +90,7 @@ export const carrierAccountRoutes = [
     surface: "carrier",
     summary: "List the carrier's accounts",
     auth: { kind: "carrier" },
+    response: collectionDocumentSchema(accountResource),
     query: z.strictObject({ ...pagingQuery, "filter[status]": z.enum(accountStatuses).optional() }),
     handle({ query, services }) {
       const status = query["filter[status]"];
@@ -95,6 +113,7 @@ export const carrierAccountRoutes = [
     surface: "carrier",
     summary: "Fetch an account",
     auth: { kind: "carrier" },
+    response: singleDocumentSchema(accountResource),
     handle({ params, request, services }) {
       return singleDocument(200, renderAccount(getAccount(services.engine, params.id!, request.path)));
     },
@@ -108,6 +127,7 @@ export const carrierAccountRoutes = [
     body: updateBody,
     resourceType: "account",
     idParam: "id",
+    response: singleDocumentSchema(accountResource),
     handle({ params, body, request, services }) {
       const account = getAccount(services.engine, params.id!, request.path);
       return singleDocument(
@@ -122,6 +142,7 @@ export const carrierAccountRoutes = [
     surface: "carrier",
     summary: "Delete an account for good: its numbers go back to the inventory, its credentials stop working",
     auth: { kind: "carrier" },
+    response: deletedDocumentSchema,
     handle({ params, request, services }) {
       const account = getAccount(services.engine, params.id!, request.path);
       deleteAccount(services.engine, account);

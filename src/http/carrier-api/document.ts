@@ -117,3 +117,47 @@ export function echoFilters(query: Record<string, unknown>): [string, string][] 
     .filter(([key, value]) => key.startsWith("filter[") && typeof value === "string")
     .map(([key, value]) => [key, value as string]);
 }
+
+const relationshipSchema = z.object({
+  data: z.object({ type: z.string(), id: z.string() }).nullable(),
+});
+
+/** A resource object's schema: `type`, `id`, the given attributes, optional relationships, `links.self`. */
+export function resourceSchema(type: string, attributes: z.ZodType) {
+  return z.object({
+    type: z.literal(type),
+    id: z.string(),
+    attributes,
+    relationships: z.record(z.string(), relationshipSchema).optional(),
+    links: z.object({ self: z.string() }),
+  });
+}
+
+const jsonApiMember = z.object({ version: z.literal("1.1") });
+
+/** A single-resource document's schema. */
+export function singleDocumentSchema(resource: z.ZodType) {
+  return z.object({ jsonapi: jsonApiMember, data: resource, links: z.object({ self: z.string() }) });
+}
+
+/** A collection document's schema, with page links and meta. */
+export function collectionDocumentSchema(resource: z.ZodType) {
+  return z.object({
+    jsonapi: jsonApiMember,
+    data: z.array(resource),
+    links: z.object({
+      self: z.string(),
+      first: z.string(),
+      prev: z.string().nullable(),
+      next: z.string().nullable(),
+      last: z.string(),
+    }),
+    meta: z.object({ total: z.number().int(), page: z.number().int(), per_page: z.number().int() }),
+  });
+}
+
+/** The meta-only document a DELETE answers with. */
+export const deletedDocumentSchema = z.object({
+  jsonapi: jsonApiMember,
+  meta: z.object({ deleted: z.object({ type: z.string(), id: z.string() }) }),
+});

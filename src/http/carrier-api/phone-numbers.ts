@@ -20,15 +20,41 @@ import type { RouteServices } from "../services.js";
 import {
   carrierBase,
   collectionDocument,
+  collectionDocumentSchema,
   deletedDocument,
+  deletedDocumentSchema,
   echoFilters,
   pagingQuery,
   resourceObject,
+  resourceSchema,
   singleDocument,
+  singleDocumentSchema,
 } from "./document.js";
 
 const collection = `${carrierBase}/phone_numbers`;
 const instance = `${collection}/:id`;
+
+export const phoneNumberResource = resourceSchema(
+  "phone_number",
+  z.object({
+    number: z.string(),
+    number_type: z.enum(numberTypes),
+    visibility: z.enum(visibilities),
+    country: z.string(),
+    price: z.string(),
+    region: z.string().nullable(),
+    locality: z.string().nullable(),
+    rate_center: z.string().nullable(),
+    lata: z.string().nullable(),
+    latitude: z.number().nullable(),
+    longitude: z.number().nullable(),
+    metadata: z.record(z.string(), z.unknown()),
+    status: z.enum(phoneNumberStatuses),
+    account_id: z.string().nullable(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  }),
+);
 
 export function renderPhoneNumber(number: PhoneNumber) {
   return resourceObject(
@@ -112,6 +138,7 @@ export const carrierPhoneNumberRoutes = [
     body: createBody,
     resourceType: "phone_number",
     status: 201,
+    response: singleDocumentSchema(phoneNumberResource),
     handle({ body, services }) {
       const resource = renderPhoneNumber(createPhoneNumber(services.engine, body.data.attributes));
       return singleDocument(201, resource, { location: resource.links.self });
@@ -123,6 +150,7 @@ export const carrierPhoneNumberRoutes = [
     surface: "carrier",
     summary: "List the inventory, with filters",
     auth: { kind: "carrier" },
+    response: collectionDocumentSchema(phoneNumberResource),
     query: listQuery,
     handle({ query, services }) {
       const store = services.engine.store.phoneNumbers;
@@ -162,6 +190,7 @@ export const carrierPhoneNumberRoutes = [
     surface: "carrier",
     summary: "Fetch a number",
     auth: { kind: "carrier" },
+    response: singleDocumentSchema(phoneNumberResource),
     handle({ params, request, services }) {
       return singleDocument(200, renderPhoneNumber(findNumber(services, params.id!, request.path)));
     },
@@ -175,6 +204,7 @@ export const carrierPhoneNumberRoutes = [
     body: updateBody,
     resourceType: "phone_number",
     idParam: "id",
+    response: singleDocumentSchema(phoneNumberResource),
     handle({ params, body, request, services }) {
       const number = findNumber(services, params.id!, request.path);
       const { number: e164Value, ...changes } = body.data.attributes;
@@ -193,6 +223,7 @@ export const carrierPhoneNumberRoutes = [
     surface: "carrier",
     summary: "Release an assigned number back to the inventory, or remove an unassigned one from it",
     auth: { kind: "carrier" },
+    response: z.union([singleDocumentSchema(phoneNumberResource), deletedDocumentSchema]),
     handle({ params, request, services }) {
       const number = findNumber(services, params.id!, request.path);
       if (number.status === "assigned")
