@@ -22,11 +22,21 @@ export interface OutboundRequest {
   messageSid?: string | undefined;
   /** Deliveries with the same key leave in the order they were queued (per call, per message). */
   orderingKey?: string | undefined;
+  /** Per-request timeout in real milliseconds; default the sandbox's `webhooks.timeoutMs` (15 s). */
+  timeoutMs?: number | undefined;
 }
 
+/** `url` is the URL finally answered (after redirects); `deliveryId` names the attempt in the delivery log. */
 export type OutboundResult =
-  | { ok: true; status: number; headers: Record<string, string>; body: string; url: string }
-  | { ok: false; error: string; status?: number | undefined; url: string };
+  | {
+      ok: true;
+      status: number;
+      headers: Record<string, string>;
+      body: string;
+      url: string;
+      deliveryId?: string;
+    }
+  | { ok: false; error: string; status?: number | undefined; url: string; deliveryId?: string };
 
 export interface WebhookSender {
   /** Makes the request now and gives the answer (markup fetches: no retry; redirects followed). */
