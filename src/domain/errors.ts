@@ -57,6 +57,9 @@ export const codes = {
   methodNotAllowed: 20004,
   phoneNumberInvalid: 21421,
   phoneNumberUnavailable: 21422,
+  cannotDeleteUnfinished: 20009,
+  callNotLive: 21220,
+  messageNotCancelable: 30409,
 } as const;
 
 export const errors = {
@@ -120,12 +123,58 @@ export const errors = {
       message,
       ...(source ? { source } : {}),
     }),
+  /** Twilio 20009: a call or message may be deleted only once it is finished. */
+  notFinished: (what: string, sid: string, status: string) =>
+    new SandboxError({
+      status: 409,
+      code: codes.cannotDeleteUnfinished,
+      title: "Conflict",
+      message: `Cannot delete ${what} ${sid} before it is complete (status ${status}). Wait for a final status, or end it first.`,
+    }),
+  /** Twilio 21220: redirecting needs a call that is still live. */
+  callNotLive: (sid: string, status: string) =>
+    new SandboxError({
+      status: 400,
+      code: codes.callNotLive,
+      title: "Invalid call state",
+      message: `Call ${sid} is not in progress (status ${status}): only a live call can be redirected with Url or Twiml.`,
+    }),
+  /** Twilio 30409: only a scheduled message can be canceled. */
+  messageNotCancelable: (sid: string, status: string) =>
+    new SandboxError({
+      status: 400,
+      code: codes.messageNotCancelable,
+      title: "Message cannot be canceled",
+      message: `Message ${sid} cannot be canceled: its status is ${status}, and only scheduled messages can be canceled.`,
+    }),
+  /** Carrier balances: a manual debit may not take the wallet below zero. */
+  insufficientBalance: (accountSid: string, balanceCents: number, amountCents: number) =>
+    new SandboxError({
+      status: 422,
+      code: codes.badRequest,
+      title: "Insufficient balance",
+      message: `Account ${accountSid} holds ${balanceCents} cents; a debit of ${amountCents} cents would take it below zero. Debit at most ${balanceCents}, or top up first.`,
+      source: { pointer: "/amount_cents" },
+    }),
   malformedBody: (message: string) =>
     new SandboxError({ status: 400, code: codes.badRequest, title: "Malformed request body", message }),
   unsupportedMediaType: (message: string) =>
     new SandboxError({ status: 415, code: codes.badRequest, title: "Unsupported Media Type", message }),
   notAcceptable: (message: string) =>
     new SandboxError({ status: 406, code: codes.badRequest, title: "Not Acceptable", message }),
+  /** An error status injected with `POST /__sandbox/faults` (Twilio's 20429/20500/20503 where they exist). */
+  injectedFault: (status: number, faultId: string, message?: string) =>
+    new SandboxError({
+      status,
+      code: ({ 429: 20429, 500: 20500, 503: 20503 } as Record<number, number>)[status] ?? status,
+      title: "Injected fault",
+      message:
+        message ??
+        `Injected fault ${faultId} answered ${status}. Remove it with DELETE /__sandbox/faults/${faultId}.`,
+      ...(status === 429 || status === 503 ? { headers: { "retry-after": "1" } } : {}),
+    }),
+  conflictingClock: (message: string) =>
+    new SandboxError({ status: 409, code: codes.badRequest, title: "Conflict", message }),
   bodyTooLarge: (limit: number) =>
     new SandboxError({
       status: 413,

@@ -70,11 +70,48 @@ export function updateAccount(ctx: EngineContext, account: Account, changes: Acc
   });
 }
 
-/** Removes the account for good: its numbers go back to the inventory, its keys stop working. */
+/** A table whose rows an account owns through its `account` index. */
+interface OwnedRows {
+  where(index: "account", key: string): { sid: string }[];
+  delete(sid: string): unknown;
+}
+
+/**
+ * Removes the account for good (spec: "its numbers, credentials and call history are removed"): its
+ * numbers go back to the inventory, its keys stop working, its calls, messages, recordings,
+ * transcriptions, agents, ring groups, TTS events and wallet go, and its trunks serve the carrier again.
+ */
 export function deleteAccount(ctx: EngineContext, account: Account): void {
   ctx.store.transact(() => {
-    for (const number of ctx.store.phoneNumbers.where("account", account.sid)) releaseNumber(ctx, number);
-    for (const key of ctx.store.apiKeys.where("account", account.sid)) ctx.store.apiKeys.delete(key.sid);
+    const { store } = ctx;
+    const numbers = store.phoneNumbers.where("account", account.sid);
+    const numberSids = new Set(numbers.map((n) => n.sid));
+    for (const number of numbers) releaseNumber(ctx, number);
+    for (const key of store.apiKeys.where("account", account.sid)) store.apiKeys.delete(key.sid);
+    const owned: OwnedRows[] = [
+      store.calls,
+      store.messages,
+      store.recordings,
+      store.transcriptions,
+      store.agentExtensions,
+      store.ringGroups,
+      store.ttsEvents,
+      store.ledger,
+    ];
+    for (const table of owned) {
+      for (const row of table.where("account", account.sid)) table.delete(row.sid);
+    }
+    for (const trunk of store.sipTrunks.all()) {
+      const owns = trunk.account_sid === account.sid;
+      const routesNumbers = trunk.phone_number_sids.some((sid) => numberSids.has(sid));
+      if (!owns && !routesNumbers) continue;
+      store.sipTrunks.replace({
+        ...trunk,
+        account_sid: owns ? null : trunk.account_sid,
+        phone_number_sids: trunk.phone_number_sids.filter((sid) => !numberSids.has(sid)),
+        updated_at: ctx.clock.now(),
+      });
+    }
     ctx.store.accounts.delete(account.sid);
     recordEvent(ctx, "account.deleted", account.sid, "account", account);
   });

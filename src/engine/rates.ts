@@ -1,0 +1,81 @@
+// Carrier rates: price lookup by longest matching prefix, and the rate sheet's create, update and delete.
+import { errors } from "../domain/errors.js";
+import type { Rate } from "../domain/rate.js";
+import type { EngineContext } from "./context.js";
+import { recordEvent } from "./events.js";
+
+export type RateCategory = Rate["category"];
+
+export interface NewRate {
+  category: RateCategory;
+  country: string;
+  prefix: string;
+  price: string;
+  currency?: string | undefined;
+}
+
+export type RateChanges = Partial<NewRate>;
+
+/** The rate for `number` in `category`: the longest prefix of the number wins ("+1800" over "+1"). */
+export function findRate(ctx: EngineContext, category: RateCategory, number: string): Rate | undefined {
+  let best: Rate | undefined;
+  for (const rate of ctx.store.rates.where("category", category)) {
+    if (number.startsWith(rate.prefix) && (!best || rate.prefix.length > best.prefix.length)) best = rate;
+  }
+  return best;
+}
+
+export function getRate(ctx: EngineContext, sid: string, path: string): Rate {
+  const rate = ctx.store.rates.get(sid);
+  if (!rate) throw errors.notFound(path);
+  return rate;
+}
+
+function assertPrefixFree(ctx: EngineContext, category: RateCategory, prefix: string, except?: string): void {
+  const clash = ctx.store.rates
+    .where("category", category)
+    .find((r) => r.prefix === prefix && r.sid !== except);
+  if (clash) {
+    throw errors.unprocessable(
+      `A ${category} rate for prefix ${prefix} already exists (${clash.sid}). PATCH that rate instead.`,
+      { pointer: "/data/attributes/prefix" },
+    );
+  }
+}
+
+export function createRate(ctx: EngineContext, input: NewRate): Rate {
+  return ctx.store.transact(() => {
+    assertPrefixFree(ctx, input.category, input.prefix);
+    const now = ctx.clock.now();
+    const rate = ctx.store.rates.insert({
+      sid: ctx.ids.mint("RT"),
+      category: input.category,
+      country: input.country,
+      prefix: input.prefix,
+      price: input.price,
+      currency: input.currency ?? "USD",
+      created_at: now,
+      updated_at: now,
+    });
+    recordEvent(ctx, "rate.created", null, "rate", rate);
+    return rate;
+  });
+}
+
+export function updateRate(ctx: EngineContext, rate: Rate, changes: RateChanges): Rate {
+  return ctx.store.transact(() => {
+    const defined = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
+    const next: Rate = { ...rate, ...defined, updated_at: ctx.clock.now() };
+    assertPrefixFree(ctx, next.category, next.prefix, rate.sid);
+    const updated = ctx.store.rates.replace(next);
+    recordEvent(ctx, "rate.updated", null, "rate", updated);
+    return updated;
+  });
+}
+
+export function deleteRate(ctx: EngineContext, rate: Rate): void {
+  ctx.store.transact(() => {
+    ctx.store.rates.delete(rate.sid);
+    recordEvent(ctx, "rate.deleted", null, "rate", rate);
+  });
+}

@@ -1,0 +1,174 @@
+// SIP trunks: where the carrier sends calls (termination URIs), who may send to it (credentials, IPs), and its numbers.
+import type { Call } from "../domain/call.js";
+import type { SipTrunk } from "../domain/carrier-records.js";
+import { errors } from "../domain/errors.js";
+import { createCallRecord } from "./calls.js";
+import type { EngineContext } from "./context.js";
+import { recordEvent } from "./events.js";
+
+export interface NewSipTrunk {
+  name: string;
+  account_sid?: string | null | undefined;
+  termination_uris?: string[] | undefined;
+  username?: string | null | undefined;
+  password?: string | null | undefined;
+  allowed_ips?: string[] | undefined;
+  phone_number_sids?: string[] | undefined;
+}
+
+export type SipTrunkChanges = Partial<NewSipTrunk>;
+
+export interface TestCallInput {
+  from: string;
+  to: string;
+  /** Required when the trunk serves the whole carrier rather than one account. */
+  account_sid?: string | undefined;
+}
+
+/** What a test call plays once answered, so the far end hears that routing works, then hangs up. */
+export const testCallMarkup =
+  "<Response><Say>This is a test call through your SIP trunk.</Say><Hangup/></Response>";
+
+export function getSipTrunk(ctx: EngineContext, sid: string, path: string): SipTrunk {
+  const trunk = ctx.store.sipTrunks.get(sid);
+  if (!trunk) throw errors.notFound(path);
+  return trunk;
+}
+
+/** The trunk as events keep it: never its password. */
+const withoutSecret = (trunk: SipTrunk): SipTrunk => ({ ...trunk, password: null });
+
+function checkTrunk(ctx: EngineContext, trunk: SipTrunk): void {
+  if (trunk.account_sid !== null && !ctx.store.accounts.has(trunk.account_sid)) {
+    throw errors.unprocessable(`Account ${trunk.account_sid} does not exist.`, {
+      pointer: "/data/relationships/account/data/id",
+    });
+  }
+  if ((trunk.username === null) !== (trunk.password === null)) {
+    throw errors.unprocessable("Give username and password together, or neither (IP authentication only).", {
+      pointer: trunk.username === null ? "/data/attributes/username" : "/data/attributes/password",
+    });
+  }
+  trunk.phone_number_sids.forEach((sid, i) => {
+    const pointer = `/data/relationships/phone_numbers/data/${i}/id`;
+    const number = ctx.store.phoneNumbers.get(sid);
+    if (!number) {
+      throw errors.unprocessable(`Phone number ${sid} is not in the inventory.`, { pointer });
+    }
+    if (trunk.account_sid !== null && number.account_sid !== trunk.account_sid) {
+      throw errors.unprocessable(
+        `Phone number ${number.number} is not assigned to account ${trunk.account_sid}, which owns this trunk.`,
+        { pointer },
+      );
+    }
+    if (trunk.phone_number_sids.indexOf(sid) !== i) {
+      throw errors.unprocessable(`Phone number ${sid} is listed twice; list each number once.`, { pointer });
+    }
+    const other = ctx.store.sipTrunks
+      .all()
+      .find((t) => t.sid !== trunk.sid && t.phone_number_sids.includes(sid));
+    if (other) {
+      throw errors.unprocessable(
+        `Phone number ${number.number} already routes through trunk ${other.name} (${other.sid}); take it off that trunk first.`,
+        { pointer },
+      );
+    }
+  });
+}
+
+export function createSipTrunk(ctx: EngineContext, input: NewSipTrunk): SipTrunk {
+  return ctx.store.transact(() => {
+    const now = ctx.clock.now();
+    const trunk: SipTrunk = {
+      sid: ctx.ids.mint("TK"),
+      account_sid: input.account_sid ?? null,
+      name: input.name,
+      termination_uris: input.termination_uris ?? [],
+      username: input.username ?? null,
+      password: input.password ?? null,
+      allowed_ips: input.allowed_ips ?? [],
+      phone_number_sids: input.phone_number_sids ?? [],
+      created_at: now,
+      updated_at: now,
+    };
+    checkTrunk(ctx, trunk);
+    ctx.store.sipTrunks.insert(trunk);
+    recordEvent(ctx, "sip_trunk.created", trunk.account_sid, "sip_trunk", withoutSecret(trunk));
+    return trunk;
+  });
+}
+
+export function updateSipTrunk(ctx: EngineContext, trunk: SipTrunk, changes: SipTrunkChanges): SipTrunk {
+  return ctx.store.transact(() => {
+    const defined = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
+    const next: SipTrunk = { ...trunk, ...defined, updated_at: ctx.clock.now() };
+    checkTrunk(ctx, next);
+    const updated = ctx.store.sipTrunks.replace(next);
+    recordEvent(ctx, "sip_trunk.updated", updated.account_sid, "sip_trunk", withoutSecret(updated));
+    return updated;
+  });
+}
+
+export function deleteSipTrunk(ctx: EngineContext, trunk: SipTrunk): void {
+  ctx.store.transact(() => {
+    ctx.store.sipTrunks.delete(trunk.sid);
+    recordEvent(ctx, "sip_trunk.deleted", trunk.account_sid, "sip_trunk", withoutSecret(trunk));
+  });
+}
+
+/**
+ * Places an outbound test call through the trunk to check its routing: a call record in `queued`
+ * with the trunk set, which the call engine then drives like any other call.
+ */
+export function placeTestCall(ctx: EngineContext, trunk: SipTrunk, input: TestCallInput): Call {
+  return ctx.store.transact(() => {
+    if (trunk.termination_uris.length === 0) {
+      throw errors.unprocessable(
+        `Trunk ${trunk.sid} has no termination URI to send the call to. Add one with PATCH /carrier/v1/sip_trunks/${trunk.sid}.`,
+        { pointer: "/data/attributes/to" },
+      );
+    }
+    if (
+      trunk.account_sid !== null &&
+      input.account_sid !== undefined &&
+      input.account_sid !== trunk.account_sid
+    ) {
+      throw errors.unprocessable(
+        `Trunk ${trunk.sid} belongs to account ${trunk.account_sid}; leave account_id out.`,
+        {
+          pointer: "/data/attributes/account_id",
+        },
+      );
+    }
+    const accountSid = trunk.account_sid ?? input.account_sid;
+    if (accountSid === undefined) {
+      throw errors.unprocessable(
+        "This trunk serves the whole carrier: say which account the test call bills to.",
+        {
+          pointer: "/data/attributes/account_id",
+        },
+      );
+    }
+    const account = ctx.store.accounts.get(accountSid);
+    if (!account) {
+      throw errors.unprocessable(`Account ${accountSid} does not exist.`, {
+        pointer: "/data/attributes/account_id",
+      });
+    }
+    if (account.status !== "active") {
+      throw errors.unprocessable(`Account ${accountSid} is suspended; reactivate it to place calls.`, {
+        pointer: "/data/attributes/account_id",
+      });
+    }
+    const call = createCallRecord(ctx, {
+      accountSid,
+      direction: "outbound-api",
+      from: input.from,
+      to: input.to,
+      trunkSid: trunk.sid,
+      twiml: testCallMarkup,
+    });
+    recordEvent(ctx, "sip_trunk.test_call", accountSid, "phone_call", call);
+    return call;
+  });
+}
