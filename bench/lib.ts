@@ -1,0 +1,52 @@
+// Shared pieces of the benchmarks: the request they all make, the built package's location, small statistics.
+import { fileURLToPath } from "node:url";
+
+export const repoRoot = fileURLToPath(new URL("..", import.meta.url));
+
+/** The built package, not src: the benchmarks measure what ships. `npm run bench` builds first. */
+export const distUrl = (path: string) => new URL(`../dist/${path}`, import.meta.url).href;
+
+export const accountSid = "AC11111111111111111111111111111111";
+export const authToken = "acme_auth_token_1111111111111111";
+export const authorization = `Basic ${Buffer.from(`${accountSid}:${authToken}`).toString("base64")}`;
+export const listPath = `/2010-04-01/Accounts/${accountSid}/IncomingPhoneNumbers.json`;
+export const itemPath = (sid: string) =>
+  `/2010-04-01/Accounts/${accountSid}/IncomingPhoneNumbers/${sid}.json`;
+
+/** The sid of the first number the default fixtures assign to the account, from a list response body. */
+export function firstSid(listBody: string): string {
+  const sid = (JSON.parse(listBody) as { incoming_phone_numbers?: { sid?: string }[] })
+    .incoming_phone_numbers?.[0]?.sid;
+  if (!sid) throw new Error(`no incoming phone number in the list response: ${listBody.slice(0, 200)}`);
+  return sid;
+}
+
+/** Seconds from an environment variable, so a quick trial run does not need code changes. */
+export function envNumber(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, got ${raw}`);
+  return value;
+}
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+export const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
+
+export const verdict = (ratio: number, target: number) => (ratio >= target ? "PASS" : "BELOW TARGET");
+
+/** What each benchmark reports back to bench/run.ts. */
+export interface BenchResult {
+  name: string;
+  ours: number;
+  baseline: number;
+  ratio: number;
+  target: number;
+  /** Non-2xx responses or transport errors on either side: the figures are then not comparable. */
+  failed: boolean;
+}

@@ -1,0 +1,44 @@
+// `npm run bench`: both benchmarks, one after the other, each printing its own two figures and their ratio.
+import { spawn } from "node:child_process";
+import { join } from "node:path";
+import { type BenchResult, fmt, repoRoot, verdict } from "./lib.js";
+import { benchServer } from "./server-vs-bare.js";
+
+/** The MSW benchmark measures in-process, so it gets a fresh process of its own rather than this one. */
+function runMswBenchmark(): Promise<BenchResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", join(repoRoot, "bench/msw-door.ts")], {
+      cwd: repoRoot,
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
+    });
+    let result: BenchResult | undefined;
+    child.on("message", (message) => {
+      result = message as BenchResult;
+    });
+    child.on("error", reject);
+    child.on("exit", (code) => {
+      if (result) resolve(result);
+      else reject(new Error(`the MSW benchmark exited with ${code} and no result`));
+    });
+  });
+}
+
+const results: BenchResult[] = [];
+let crashed = false;
+for (const bench of [benchServer, runMswBenchmark]) {
+  try {
+    results.push(await bench());
+  } catch (error) {
+    crashed = true;
+    console.error(`benchmark failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  }
+}
+
+console.log(`Summary (${new Date().toISOString()}, node ${process.version})`);
+for (const r of results) {
+  console.log(
+    `  ${r.name.padEnd(26)} ours ${fmt(r.ours).padStart(8)} req/s  baseline ${fmt(r.baseline).padStart(8)} req/s  ratio ${r.ratio.toFixed(2)} (>= ${r.target}) ${r.failed ? "FAILED (bad responses)" : verdict(r.ratio, r.target)}`,
+  );
+}
+// A ratio under target is reported, not fatal: on a noisy 2-core machine it can be the machine's doing.
+process.exitCode = crashed || results.some((r) => r.failed) ? 1 : 0;
