@@ -59,6 +59,8 @@ export interface WebhookDispatcher extends WebhookSender {
   /** Answer deliveries to URLs starting with `urlPrefix` in-process; returns a function that removes it. */
   register(urlPrefix: string, receiver: WebhookReceiver): () => void;
   stats(): DispatcherStats;
+  /** True while a delivery is ready to go or in flight (what `idle()` waits out). */
+  busy(): boolean;
   /** Attempts pushed out of the bounded log since the last clear. */
   readonly evicted: number;
   readonly options: Readonly<Required<WebhookOptions>>;
@@ -375,6 +377,7 @@ export function createWebhookDispatcher(
       return log.list();
     },
     list: (filter) => log.list(filter),
+    busy: () => !isIdle(),
     register: (urlPrefix, receiver) => receivers.register(urlPrefix, receiver),
     stats: () => ({
       queued,

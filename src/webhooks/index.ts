@@ -1,0 +1,23 @@
+// What `voice-sandbox/webhooks` offers: signing, validation and a receiver middleware, with no msw or express at runtime.
+export type { OutboundKind, OutboundRequest, OutboundResult, WebhookSender } from "./contract.js";
+export type { AttemptOutcome, DeliveryAttempt, DeliveryFilter } from "./delivery-log.js";
+export {
+  createWebhookDispatcher,
+  defaultWebhookOptions,
+  type WebhookDispatcher,
+  type WebhookOptions,
+} from "./dispatcher.js";
+export type { ReceivedWebhook, ReceiverAnswer, WebhookReceiver } from "./in-process-receivers.js";
+export {
+  createWebhookReceiverMiddleware,
+  type ReceiverMiddlewareOptions,
+  type ReceiverRequest,
+  verify as verifyWebhookRequest,
+} from "./receiver-middleware.js";
+export {
+  computeSignature,
+  type SignedParams,
+  signatureHeader,
+  twilioSignatureHeader,
+  validateSignature,
+} from "./sign.js";
