@@ -3,11 +3,24 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Handle } from "../http/handle.js";
 import { bodyLimitBytes, type SandboxRequest, type SandboxResponse } from "../http/types.js";
 
+const noBody = { body: "", tooLarge: false };
+const emptyBody = Promise.resolve(noBody);
+
+/** A request that announces no body (no length, no chunked encoding), as most GETs and DELETEs do. */
+const hasNoBody = (req: IncomingMessage) =>
+  (req.headers["content-length"] === undefined || req.headers["content-length"] === "0") &&
+  req.headers["transfer-encoding"] === undefined;
+
 /** Reads the body up to the limit; past it, stops keeping bytes and marks the request. */
 export function readBody(
   req: IncomingMessage,
   limit = bodyLimitBytes,
 ): Promise<{ body: string; tooLarge: boolean }> {
+  if (hasNoBody(req)) {
+    // Let the empty stream end on its own; no listeners, no buffering on the hot path.
+    req.resume();
+    return emptyBody;
+  }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -44,10 +57,9 @@ export function toSandboxRequest(
 }
 
 export function writeResponse(res: ServerResponse, response: SandboxResponse): void {
-  const body = typeof response.body === "string" ? Buffer.from(response.body) : response.body;
-  res.statusCode = response.status;
-  for (const [key, value] of Object.entries(response.headers)) res.setHeader(key, value);
-  res.setHeader("content-length", body.byteLength);
+  const body = response.body;
+  const length = typeof body === "string" ? Buffer.byteLength(body) : body.byteLength;
+  res.writeHead(response.status, { ...response.headers, "content-length": length });
   res.end(body);
 }
 

@@ -19,11 +19,38 @@ export interface AuthSettings {
   adminToken?: string | undefined;
 }
 
+const digest = (value: string) => createHash("sha256").update(value).digest();
+
+/**
+ * Digests of the secrets the sandbox holds (carrier key, admin token, auth tokens, API keys), so each request
+ * hashes only what it presents. Bounded: a sandbox holds few secrets, and the cache starts over when full.
+ */
+const knownDigests = new Map<string, Buffer>();
+const knownDigestLimit = 10_000;
+
+function digestOfKnown(secret: string): Buffer {
+  let value = knownDigests.get(secret);
+  if (!value) {
+    if (knownDigests.size >= knownDigestLimit) knownDigests.clear();
+    value = digest(secret);
+    knownDigests.set(secret, value);
+  }
+  return value;
+}
+
+/** A presented secret, hashed once and compared in constant time with any number of known ones. */
+class Presented {
+  private hashed: Buffer | undefined;
+  constructor(readonly value: string) {}
+  equals(known: string): boolean {
+    this.hashed ??= digest(this.value);
+    return timingSafeEqual(this.hashed, digestOfKnown(known));
+  }
+}
+
 /** Constant-time string comparison (hashing first makes the lengths equal). */
-export function secretsEqual(a: string, b: string): boolean {
-  const ha = createHash("sha256").update(a).digest();
-  const hb = createHash("sha256").update(b).digest();
-  return timingSafeEqual(ha, hb);
+export function secretsEqual(presented: string, known: string): boolean {
+  return new Presented(presented).equals(known);
 }
 
 export function resolvePrincipal(
@@ -38,10 +65,14 @@ export function resolvePrincipal(
 
   if (scheme === "bearer") {
     if (!value) return { kind: "invalid", reason: "the bearer token is empty" };
-    if (secretsEqual(value, settings.carrierKey)) return { kind: "carrier" };
-    if (settings.adminToken && secretsEqual(value, settings.adminToken)) return { kind: "admin" };
-    const key = findApiKey(store, value);
-    if (key) return { kind: "api-key", accountSid: key.account_sid, keySid: key.sid, scopes: key.scopes };
+    const token = new Presented(value);
+    if (token.equals(settings.carrierKey)) return { kind: "carrier" };
+    if (settings.adminToken && token.equals(settings.adminToken)) return { kind: "admin" };
+    // Candidate by index, then a constant-time comparison of the whole secret.
+    const key = store.apiKeys.findOne("key", value);
+    if (key && token.equals(key.key)) {
+      return { kind: "api-key", accountSid: key.account_sid, keySid: key.sid, scopes: key.scopes };
+    }
     return { kind: "invalid", reason: "the bearer token is not a valid key" };
   }
 
@@ -55,32 +86,22 @@ export function resolvePrincipal(
     const colon = decoded.indexOf(":");
     if (colon < 0) return { kind: "invalid", reason: "the Basic credentials have no password" };
     const username = decoded.slice(0, colon);
-    const password = decoded.slice(colon + 1);
-    // The carrier key works as a Basic password too, so Twilio clients can act as the carrier.
-    if (secretsEqual(password, settings.carrierKey)) return { kind: "carrier" };
+    const password = new Presented(decoded.slice(colon + 1));
     const account = store.accounts.get(username);
-    if (account) {
-      return secretsEqual(password, account.auth_token)
-        ? { kind: "account", accountSid: account.sid }
-        : { kind: "invalid", reason: "Your AccountSid or AuthToken was incorrect." };
-    }
+    if (account && password.equals(account.auth_token)) return { kind: "account", accountSid: account.sid };
     // Twilio-style API key credentials: `SK...:<key>`.
-    const key = store.apiKeys.get(username);
-    if (key && secretsEqual(password, key.key)) {
+    const key = account ? undefined : store.apiKeys.get(username);
+    if (key && password.equals(key.key)) {
       return { kind: "api-key", accountSid: key.account_sid, keySid: key.sid, scopes: key.scopes };
     }
+    // The carrier key works as a Basic password too, so Twilio clients can act as the carrier.
+    if (password.equals(settings.carrierKey)) return { kind: "carrier" };
     return { kind: "invalid", reason: "Your AccountSid or AuthToken was incorrect." };
   }
   return {
     kind: "invalid",
     reason: `the ${scheme} authorization scheme is not supported; use Basic or Bearer`,
   };
-}
-
-function findApiKey(store: Store, presented: string) {
-  // Candidates by index, then a constant-time comparison of the whole secret.
-  const candidate = store.apiKeys.findOne("key", presented);
-  return candidate && secretsEqual(candidate.key, presented) ? candidate : undefined;
 }
 
 /**

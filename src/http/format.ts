@@ -4,8 +4,21 @@ const days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
 const months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 const pad = (n: number) => String(n).padStart(2, "0");
 
+/** The last second formatted, since list pages and busy servers format the same few instants again and again. */
+let lastSecond = Number.NaN;
+let lastText = "";
+
 /** RFC 2822 in UTC, as Twilio writes dates: "Tue, 31 Aug 2010 20:36:28 +0000". */
 export function rfc2822(ms: number): string {
+  const second = Math.floor(ms / 1000);
+  if (second !== lastSecond) {
+    lastText = formatRfc2822(second * 1000);
+    lastSecond = second;
+  }
+  return lastText;
+}
+
+function formatRfc2822(ms: number): string {
   const d = new Date(ms);
   return (
     `${days[d.getUTCDay()]}, ${pad(d.getUTCDate())} ${months[d.getUTCMonth()]} ${d.getUTCFullYear()} ` +

@@ -4,6 +4,7 @@ export type Params = Record<string, string | string[]>;
 
 export function parseParams(text: string): Params {
   const out: Params = {};
+  if (text === "") return out;
   for (const [key, value] of new URLSearchParams(text)) {
     const existing = out[key];
     if (existing === undefined) out[key] = value;

@@ -34,35 +34,45 @@ function compile(route: AnyRoute): CompiledRoute {
   return { route, pattern: new RegExp(`^${source}${suffix}$`), names };
 }
 
+/** Segment count of a path, ignoring a trailing slash. */
+const segmentCount = (path: string) => {
+  let count = 0;
+  for (let i = 0; i < path.length; i++) if (path.charCodeAt(i) === 47) count++;
+  return path.endsWith("/") ? count - 1 : count;
+};
+
 export function createRouter(routes: AnyRoute[]) {
-  // Bucket routes by their first two path segments so a lookup only tries a handful of patterns.
+  // Routes by method, first two segments and segment count: a lookup tries only a handful of patterns,
+  // however many routes the table holds.
   const buckets = new Map<string, CompiledRoute[]>();
-  const bucketOf = (path: string) => path.split("/", 3).join("/");
+  const prefixOf = (path: string) => path.split("/", 3).join("/");
+  const keyOf = (method: string, path: string) => `${method} ${prefixOf(path)} ${segmentCount(path)}`;
+  const all: CompiledRoute[] = [];
   for (const route of routes) {
-    const key = bucketOf(route.path);
+    const compiled = compile(route);
+    all.push(compiled);
+    const key = keyOf(route.method, route.path);
     const list = buckets.get(key) ?? [];
-    list.push(compile(route));
+    list.push(compiled);
     buckets.set(key, list);
   }
 
+  const paramsOf = (compiled: CompiledRoute, m: RegExpExecArray) => {
+    const params: Record<string, string> = {};
+    compiled.names.forEach((name, i) => {
+      params[name] = safeDecode(m[i + 1]!);
+    });
+    return params;
+  };
+
   return {
     match(method: string, path: string): RouteMatch {
-      const candidates = buckets.get(bucketOf(path));
-      if (!candidates) return { kind: "none" };
-      const allowed: string[] = [];
-      for (const compiled of candidates) {
+      for (const compiled of buckets.get(keyOf(method, path)) ?? []) {
         const m = compiled.pattern.exec(path);
-        if (!m) continue;
-        if (compiled.route.method !== method) {
-          allowed.push(compiled.route.method);
-          continue;
-        }
-        const params: Record<string, string> = {};
-        compiled.names.forEach((name, i) => {
-          params[name] = safeDecode(m[i + 1]!);
-        });
-        return { kind: "found", route: compiled.route, params };
+        if (m) return { kind: "found", route: compiled.route, params: paramsOf(compiled, m) };
       }
+      // Slow path, only for errors: is there a route for this path under another method?
+      const allowed = all.filter((c) => c.pattern.test(path)).map((c) => c.route.method);
       return allowed.length > 0 ? { kind: "wrong-method", allowed: [...new Set(allowed)] } : { kind: "none" };
     },
   };
