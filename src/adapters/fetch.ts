@@ -22,11 +22,12 @@ export async function fromFetchRequest(request: Request): Promise<SandboxRequest
 
 export function toFetchResponse(response: SandboxResponse): Response {
   const body = response.status === 204 || response.status === 304 ? null : response.body;
-  const bytes = typeof body === "string" ? new TextEncoder().encode(body) : body;
-  const headers = new Headers(response.headers);
+  const length = body === null ? 0 : typeof body === "string" ? Buffer.byteLength(body) : body.byteLength;
   // A known length keeps keep-alive clients (twilio-node's axios) from waiting on a stream.
-  headers.set("content-length", String(bytes?.byteLength ?? 0));
-  return new Response(bytes as BodyInit | null, { status: response.status, headers });
+  return new Response(body as BodyInit | null, {
+    status: response.status,
+    headers: { ...response.headers, "content-length": String(length) },
+  });
 }
 
 /** `fetch`-shaped access to the sandbox: `await sandbox.fetch("https://x/__sandbox/health")`. */
