@@ -5,12 +5,21 @@ import { createIdGenerator, type IdGeneratorState } from "./domain/ids.js";
 import { createStore, type Store } from "./domain/store.js";
 import { type Clock, type ClockMode, createRealClock, createVirtualClock } from "./engine/clock.js";
 import type { EngineContext } from "./engine/context.js";
+import { createFaultRegistry, type FaultRegistry } from "./engine/faults.js";
+import { createSwitchableClock, type SwitchableClock } from "./engine/switchable-clock.js";
 import { applyFixtures } from "./fixtures/apply.js";
 import { loadFixtureFile, parseFixtures } from "./fixtures/load.js";
 import { type FixtureFile, type FixtureInput, fixtureFileSchema } from "./fixtures/schema.js";
 import { createHandle, type Handle } from "./http/handle.js";
+import { createRequestJournal, type RequestJournal } from "./http/request-journal.js";
 import { routes } from "./http/routes.js";
 import type { SandboxSettings } from "./http/services.js";
+import {
+  createWebhookDispatcher,
+  type WebhookDispatcher,
+  type WebhookOptions,
+} from "./webhooks/dispatcher.js";
+import { createSettle } from "./webhooks/settle.js";
 
 export interface SandboxOptions {
   /**
@@ -26,6 +35,10 @@ export interface SandboxOptions {
   carrierKey?: string;
   /** When set, admin routes other than health need `Authorization: Bearer <adminToken>`. */
   adminToken?: string;
+  /** How many requests the request journal keeps (`GET /__sandbox/requests`). Default 1000; 0 keeps none. */
+  journalLimit?: number;
+  /** Webhook delivery: `timeoutMs` (15000), `maxAttempts` (3), `backoffMs` (1000), `logLimit` (10000), `concurrency` (64), and a `fetch` of your own (default: the global one, so MSW sees deliveries). */
+  webhooks?: WebhookOptions & { fetch?: typeof fetch };
 }
 
 export interface SandboxSnapshot {
@@ -38,7 +51,8 @@ export interface SandboxSnapshot {
 export interface SandboxCore {
   /** The core on plain values: every door calls this. */
   handle: Handle;
-  readonly clock: Clock;
+  /** The sandbox clock; `switchTo("real" | "virtual")` changes its mode at run time. */
+  readonly clock: SwitchableClock;
   readonly store: Store;
   readonly engine: EngineContext;
   readonly settings: SandboxSettings;
@@ -46,6 +60,16 @@ export interface SandboxCore {
   reset(to?: "fixtures" | "empty"): void;
   snapshot(): SandboxSnapshot;
   restore(snapshot: unknown): void;
+  /** Injected faults (`/__sandbox/faults`); cleared by `reset()`. */
+  readonly faults: FaultRegistry;
+  /** The latest requests (`/__sandbox/requests`). */
+  readonly requests: RequestJournal;
+  /** Requests to customers' URLs: `.deliveries` (the log), `.register(urlPrefix, fn)`, `.idle()`, `.clear()`. */
+  readonly webhooks: WebhookDispatcher;
+  /** Runs the timers due now and waits until no webhook is queued or in flight. */
+  settle(): Promise<void>;
+  /** Calls `listener` after `reset()` or `restore()` replaced the whole state (persistence snapshots then). */
+  onStateReplaced(listener: () => void): () => void;
 }
 
 export const packageRoot = fileURLToPath(new URL("..", import.meta.url));
@@ -76,16 +100,31 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
   if (!carrierKey)
     throw new Error("a carrier key is needed: pass carrierKey, or fixtures that define carrier.api_key");
   const seed = options.seed ?? 1;
-  const clock = createClock(options.clock);
+  const clock = createSwitchableClock(createClock(options.clock));
   const store = createStore();
   const ids = createIdGenerator(seed);
-  const engine: EngineContext = { store, clock, ids };
+  const faults = createFaultRegistry();
+  const requests = createRequestJournal(options.journalLimit);
+  const { fetch: webhookFetch, ...webhookOptions } = options.webhooks ?? {};
+  const webhooks = createWebhookDispatcher(
+    {
+      clock,
+      userAgent: `TwilioProxy/1.1 (voice-sandbox/${version})`,
+      ...(webhookFetch ? { fetch: webhookFetch } : {}),
+    },
+    webhookOptions,
+  );
+  const replaced = new Set<() => void>();
+  const engine: EngineContext = { store, clock, ids, faults, webhooks };
   const settings: SandboxSettings = { carrierKey, adminToken: options.adminToken, version };
 
   const reset = (to: "fixtures" | "empty" = "fixtures") => {
     ids.setState(createIdGenerator(seed).state());
     store.clear();
     if (to === "fixtures" && fixtures) applyFixtures(engine, fixtures);
+    faults.clear();
+    webhooks.clear();
+    for (const listener of replaced) listener();
   };
 
   const snapshot = (): SandboxSnapshot => ({
@@ -105,9 +144,34 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
     // Validates every table before touching anything.
     store.restore(candidate.store);
     ids.setState(candidate.ids as IdGeneratorState);
+    for (const listener of replaced) listener();
+  };
+  const onStateReplaced = (listener: () => void) => {
+    replaced.add(listener);
+    return () => replaced.delete(listener);
   };
 
   reset("fixtures");
-  const handle = createHandle(routes, { engine, settings, admin: { reset, snapshot, restore } });
-  return { handle, clock, store, engine, settings, reset, snapshot, restore };
+  const handle = createHandle(routes, {
+    engine,
+    settings,
+    admin: { reset, snapshot, restore },
+    journal: requests,
+    webhooks,
+  });
+  return {
+    handle,
+    clock,
+    store,
+    engine,
+    settings,
+    reset,
+    snapshot,
+    restore,
+    faults,
+    requests,
+    onStateReplaced,
+    webhooks,
+    settle: createSettle(clock, webhooks),
+  };
 }

@@ -156,6 +156,30 @@ export const errors = {
       message: `Account ${accountSid} holds ${balanceCents} cents; a debit of ${amountCents} cents would take it below zero. Debit at most ${balanceCents}, or top up first.`,
       source: { pointer: "/amount_cents" },
     }),
+  /** Calls need credit: an account whose wallet is at or below zero cannot place or receive calls. */
+  walletEmpty: (accountSid: string, balanceCents: number) =>
+    new SandboxError({
+      status: 402,
+      code: 20042,
+      title: "Insufficient funds",
+      message: `Account ${accountSid} has no credit (balance ${balanceCents} cents), so calls are refused. Top it up with POST /carrier/v1/accounts/${accountSid}/balances/top_up.`,
+    }),
+  /** Inbound traffic to a number no account holds (unknown, or released): nothing routes it. */
+  numberNotRouted: (number: string) =>
+    new SandboxError({
+      status: 404,
+      code: codes.notFound,
+      title: "Number not routed",
+      message: `${number} is not an incoming phone number of any account (unknown or released), so it is not routed. Assign it with POST /2010-04-01/Accounts/{AccountSid}/IncomingPhoneNumbers first.`,
+    }),
+  /** A sandbox call/transcription the admin API names that is not there (or not in the needed state). */
+  notPending: (what: string, sid: string) =>
+    new SandboxError({
+      status: 409,
+      code: codes.badRequest,
+      title: "Conflict",
+      message: `${what} ${sid} is not pending: only an in-progress ${what} can be finished this way.`,
+    }),
   malformedBody: (message: string) =>
     new SandboxError({ status: 400, code: codes.badRequest, title: "Malformed request body", message }),
   unsupportedMediaType: (message: string) =>
@@ -173,7 +197,7 @@ export const errors = {
         `Injected fault ${faultId} answered ${status}. Remove it with DELETE /__sandbox/faults/${faultId}.`,
       ...(status === 429 || status === 503 ? { headers: { "retry-after": "1" } } : {}),
     }),
-  conflictingClock: (message: string) =>
+  stateConflict: (message: string) =>
     new SandboxError({ status: 409, code: codes.badRequest, title: "Conflict", message }),
   bodyTooLarge: (limit: number) =>
     new SandboxError({

@@ -121,3 +121,14 @@ export function createRealClock(): Clock {
     },
   };
 }
+
+/** Real elapsed milliseconds since the call, for measuring latency (never for behaviour). */
+export function startStopwatch(): () => number {
+  const start = performance.now();
+  return () => Math.round((performance.now() - start) * 1000) / 1000;
+}
+
+/** Waits `ms` of real time whatever the sandbox clock: an injected delay is felt by a real client. */
+export function waitRealTime(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

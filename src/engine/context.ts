@@ -1,10 +1,16 @@
 // What every engine operation works with: the store, the clock and the id generator.
 import type { IdGenerator } from "../domain/ids.js";
 import type { Store } from "../domain/store.js";
+import type { WebhookSender } from "../webhooks/contract.js";
 import type { Clock } from "./clock.js";
+import type { FaultRegistry } from "./faults.js";
 
 export interface EngineContext {
   readonly store: Store;
   readonly clock: Clock;
   readonly ids: IdGenerator;
+  /** Injected faults (admin `POST /__sandbox/faults`); read them through `consumeFault`. */
+  readonly faults?: FaultRegistry;
+  /** Requests to customers' URLs: markup fetches now, callbacks queued (src/webhooks/contract.ts). */
+  readonly webhooks?: WebhookSender;
 }

@@ -1,6 +1,7 @@
 // The core: one plain request in, one plain response out. Route lookup, auth, parsing, validation, one handler.
 import { errors } from "../domain/errors.js";
 import { authorize, resolvePrincipal } from "./auth.js";
+import { accountOf, observeRequests, type RequestTrace } from "./observe-requests.js";
 import { mediaType, parseParams } from "./params.js";
 import { renderError } from "./render-error.js";
 import { jsonApiMediaType } from "./respond.js";
@@ -22,8 +23,8 @@ export function surfaceOf(path: string): Surface {
 export function createHandle(routes: AnyRoute[], services: RouteServices): Handle {
   const router = createRouter(routes);
 
-  return async function handle(request) {
-    const surface = surfaceOf(request.path);
+  const serve = async (request: SandboxRequest, trace: RequestTrace): Promise<SandboxResponse> => {
+    const surface = trace.surface;
     try {
       if (request.bodyTooLarge || Buffer.byteLength(request.body) > bodyLimitBytes) {
         throw errors.bodyTooLarge(bodyLimitBytes);
@@ -39,6 +40,7 @@ export function createHandle(routes: AnyRoute[], services: RouteServices): Handl
         services.engine.store,
         services.settings,
       );
+      trace.accountSid = accountOf(principal, params);
       authorize(
         route.auth,
         principal,
@@ -56,6 +58,8 @@ export function createHandle(routes: AnyRoute[], services: RouteServices): Handl
       return renderError(surface, error);
     }
   };
+  // Faults and the request journal wrap the core in one place, so every door gets them.
+  return observeRequests(serve, services, surfaceOf);
 }
 
 function parseQuery(route: AnyRoute, request: SandboxRequest): unknown {
@@ -64,7 +68,7 @@ function parseQuery(route: AnyRoute, request: SandboxRequest): unknown {
   const result = route.query.safeParse(raw);
   if (result.success) return result.data;
   throw route.surface === "account"
-    ? accountParameterError(result.error.issues, route.errorCodes)
+    ? accountParameterError(result.error.issues, route.errorCodes, route.missingCodes)
     : queryErrors(result.error.issues);
 }
 
@@ -79,7 +83,7 @@ function parseBody(route: AnyRoute, request: SandboxRequest, params: Record<stri
     }
     const result = route.body.safeParse(parseParams(request.body));
     if (result.success) return result.data;
-    throw accountParameterError(result.error.issues, route.errorCodes);
+    throw accountParameterError(result.error.issues, route.errorCodes, route.missingCodes);
   }
 
   if (route.surface === "carrier") checkJsonApiMediaType(request);

@@ -1,17 +1,62 @@
 // The route table: every route of every surface, as data.
+import { agentExtensionRoutes } from "./account-api/agent-extensions.js";
+import { availablePhoneNumberRoutes } from "./account-api/available-phone-numbers.js";
+import { callRoutes } from "./account-api/calls.js";
 import { incomingPhoneNumberRoutes } from "./account-api/incoming-phone-numbers.js";
+import { messageRoutes } from "./account-api/messages.js";
+import { recordingRoutes } from "./account-api/recordings.js";
+import { transcriptionRoutes } from "./account-api/transcriptions.js";
+import { clockRoutes } from "./admin-api/clock.js";
 import { credentialRoutes } from "./admin-api/credentials.js";
+import { faultRoutes } from "./admin-api/faults.js";
 import { healthRoutes } from "./admin-api/health.js";
+import { mediaRoutes } from "./admin-api/media.js";
+import { openApiRoutes } from "./admin-api/openapi.js";
+import { requestRoutes } from "./admin-api/requests.js";
 import { stateRoutes } from "./admin-api/state.js";
+import { webhookRoutes } from "./admin-api/webhooks.js";
 import { carrierAccountRoutes } from "./carrier-api/accounts.js";
+import { carrierAgentExtensionRoutes } from "./carrier-api/agent-extensions.js";
+import { carrierBalanceRoutes } from "./carrier-api/balances.js";
+import { carrierEventRoutes } from "./carrier-api/events.js";
+import { carrierMessageRoutes } from "./carrier-api/messages.js";
+import { carrierPhoneCallRoutes } from "./carrier-api/phone-calls.js";
+import { carrierPhoneNumberStatsRoutes } from "./carrier-api/phone-number-stats.js";
 import { carrierPhoneNumberRoutes } from "./carrier-api/phone-numbers.js";
+import { carrierRateRoutes } from "./carrier-api/rates.js";
+import { carrierRingGroupRoutes } from "./carrier-api/ring-groups.js";
+import { carrierSipTrunkRoutes } from "./carrier-api/sip-trunks.js";
+import { carrierTtsEventRoutes } from "./carrier-api/tts-events.js";
 import type { AnyRoute } from "./route.js";
 
 export const routes: AnyRoute[] = [
   ...incomingPhoneNumberRoutes,
+  ...callRoutes,
+  ...messageRoutes,
+  ...recordingRoutes,
+  ...transcriptionRoutes,
+  ...availablePhoneNumberRoutes,
+  ...agentExtensionRoutes,
+  ...mediaRoutes,
   ...carrierAccountRoutes,
+  ...carrierAgentExtensionRoutes,
+  ...carrierBalanceRoutes,
+  ...carrierEventRoutes,
+  ...carrierMessageRoutes,
+  ...carrierPhoneCallRoutes,
+  // Before phone numbers: `/phone_numbers/stats` would otherwise match `/phone_numbers/:id`.
+  ...carrierPhoneNumberStatsRoutes,
   ...carrierPhoneNumberRoutes,
+  ...carrierRateRoutes,
+  ...carrierRingGroupRoutes,
+  ...carrierSipTrunkRoutes,
+  ...carrierTtsEventRoutes,
   ...healthRoutes,
   ...stateRoutes,
   ...credentialRoutes,
+  ...clockRoutes,
+  ...requestRoutes,
+  ...faultRoutes,
+  ...openApiRoutes,
+  ...webhookRoutes,
 ];

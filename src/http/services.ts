@@ -1,5 +1,7 @@
 // What route handlers may reach: the engine, the settings, and the sandbox-wide operations of the admin API.
 import type { EngineContext } from "../engine/context.js";
+import type { WebhookDispatcher } from "../webhooks/dispatcher.js";
+import type { RequestJournal } from "./request-journal.js";
 
 export interface SandboxSettings {
   carrierKey: string;
@@ -20,4 +22,8 @@ export interface RouteServices {
   engine: EngineContext;
   settings: SandboxSettings;
   admin: SandboxAdmin;
+  /** The request journal (`GET /__sandbox/requests`); absent, requests are not recorded. */
+  journal?: RequestJournal;
+  /** The webhook dispatcher and its delivery log (`GET /__sandbox/webhooks`). */
+  webhooks?: WebhookDispatcher;
 }

@@ -1,0 +1,102 @@
+// The request journal: the latest API requests (method, path, status, latency, account, fault) in a bounded ring.
+import { globToRegExp } from "../engine/faults.js";
+import type { Surface } from "./types.js";
+
+export interface JournalEntry {
+  /** 1, 2, 3... in arrival order; keeps counting when old entries fall out of the ring. */
+  id: number;
+  /** Sandbox-clock time the request arrived, ISO 8601. */
+  at: string;
+  method: string;
+  path: string;
+  /** Raw query string ("" when none). */
+  query: string;
+  surface: Surface;
+  status: number;
+  /** Real milliseconds spent answering, injected delay included. */
+  latency_ms: number;
+  /** The account the request acted as or on; null for the carrier key, admin and anonymous calls. */
+  account_sid: string | null;
+  /** The injected fault that shaped the answer, if any. */
+  fault: { id: string; status?: number; delay_ms?: number } | null;
+}
+
+export interface JournalFilter {
+  method?: string;
+  /** Path glob (`*` matches anything). */
+  path?: string;
+  /** Exact status, or a class such as `4xx`. */
+  status?: string;
+  account_sid?: string;
+  surface?: Surface;
+  /** Only requests a fault shaped (true) or none did (false). */
+  fault?: boolean;
+  /** Only entries with an id above this (to poll for what is new). */
+  after?: number;
+  /** At most this many, the newest ones. */
+  limit?: number;
+}
+
+export interface RequestJournal {
+  readonly capacity: number;
+  record(entry: Omit<JournalEntry, "id">): JournalEntry;
+  /** Matching entries, oldest first. */
+  list(filter?: JournalFilter): JournalEntry[];
+  /** How many requests were recorded since the start (or the last clear), including those dropped. */
+  total(): number;
+  clear(): void;
+}
+
+export const defaultJournalCapacity = 1000;
+
+export function createRequestJournal(capacity = defaultJournalCapacity): RequestJournal {
+  if (!Number.isInteger(capacity) || capacity < 0)
+    throw new Error(`journal limit must be 0 or more, got ${capacity}`);
+  let ring: JournalEntry[] = [];
+  // Index of the oldest entry once the ring is full.
+  let start = 0;
+  let nextId = 1;
+  let recorded = 0;
+
+  const ordered = () => (start === 0 ? ring : [...ring.slice(start), ...ring.slice(0, start)]);
+
+  return {
+    capacity,
+    record(entry) {
+      const full = { id: nextId++, ...entry };
+      recorded += 1;
+      if (capacity === 0) return full;
+      if (ring.length < capacity) ring.push(full);
+      else {
+        ring[start] = full;
+        start = (start + 1) % capacity;
+      }
+      return full;
+    },
+    list(filter = {}) {
+      const path = filter.path ? globToRegExp(filter.path) : undefined;
+      const method = filter.method?.toUpperCase();
+      const status = filter.status;
+      const matching = ordered().filter(
+        (e) =>
+          (method === undefined || e.method === method) &&
+          (path === undefined || path.test(e.path)) &&
+          (status === undefined ||
+            (/^[1-5]xx$/i.test(status) ? String(e.status)[0] === status[0] : String(e.status) === status)) &&
+          (filter.account_sid === undefined || e.account_sid === filter.account_sid) &&
+          (filter.surface === undefined || e.surface === filter.surface) &&
+          (filter.fault === undefined || (e.fault !== null) === filter.fault) &&
+          (filter.after === undefined || e.id > filter.after),
+      );
+      return filter.limit === undefined
+        ? matching
+        : matching.slice(Math.max(0, matching.length - filter.limit));
+    },
+    total: () => recorded,
+    clear() {
+      ring = [];
+      start = 0;
+      recorded = 0;
+    },
+  };
+}
