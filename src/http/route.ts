@@ -42,6 +42,8 @@ export interface Route<Q = unknown, B = unknown> {
   plainJsonBody?: boolean;
   /** Account API: Twilio error codes for invalid parameters, by parameter name. */
   errorCodes?: Record<string, number>;
+  /** Account API: Twilio error codes for missing required parameters, where they differ from `errorCodes`. */
+  missingCodes?: Record<string, number>;
   /** Success status, for the OpenAPI document. */
   status?: number;
   /** The success response body, for the OpenAPI document and response checks (omit for empty bodies). */

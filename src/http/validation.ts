@@ -18,14 +18,18 @@ const joinAll = (list: SandboxError[]): SandboxError => {
 };
 
 /** Account API: the first bad form or query parameter, as a Twilio 400 with that parameter's code. */
-export function accountParameterError(issues: Issue[], codes: Record<string, number> = {}): SandboxError {
+export function accountParameterError(
+  issues: Issue[],
+  codes: Record<string, number> = {},
+  missingCodes: Record<string, number> = {},
+): SandboxError {
   const issue = issues[0]!;
   const parameter = issue.code === "unrecognized_keys" ? (issue.keys[0] ?? "") : String(issue.path[0] ?? "");
-  const code = codes[parameter];
-  const message =
-    issue.code === "invalid_type" && issue.input === undefined
-      ? `Missing required parameter ${parameter}.`
-      : `Invalid ${parameter}: ${describe(issue)}.`;
+  const missing = issue.code === "invalid_type" && issue.input === undefined;
+  const code = (missing ? missingCodes[parameter] : undefined) ?? codes[parameter];
+  const message = missing
+    ? `Missing required parameter ${parameter}.`
+    : `Invalid ${parameter}: ${describe(issue)}.`;
   return errors.invalidParameter(parameter, message, code);
 }
 

@@ -1,0 +1,189 @@
+// Messages as records: sending (queued or scheduled), redacting, canceling and deleting. Delivery over time comes later.
+import { errors } from "../domain/errors.js";
+import type { Message, MessageDirection, MessageStatus } from "../domain/message.js";
+import type { EngineContext } from "./context.js";
+import { recordEvent } from "./events.js";
+import { countSegments } from "./message-segments.js";
+
+export interface NewMessage {
+  accountSid: string;
+  from: string;
+  to: string;
+  body?: string;
+  mediaUrls?: string[];
+  direction?: MessageDirection;
+  messagingServiceSid?: string | null;
+  statusCallback?: string | null;
+  statusCallbackMethod?: "GET" | "POST";
+  /** Scheduled send time (ScheduleType=fixed). */
+  sendAt?: number | null;
+}
+
+/** Statuses after which nothing more happens to a message (Twilio lets these be deleted). */
+export const finalMessageStatuses: readonly MessageStatus[] = [
+  "sent",
+  "delivered",
+  "undelivered",
+  "failed",
+  "received",
+  "read",
+  "canceled",
+  "partially_delivered",
+];
+
+/**
+ * Creates the message record. Twilio's first status is `queued`, `accepted` when a Messaging Service
+ * sends it, and `scheduled` for a fixed SendAt; MMS (any media) get an MM sid, SMS an SM sid.
+ */
+export function sendMessage(ctx: EngineContext, input: NewMessage): Message {
+  return ctx.store.transact(() => {
+    const now = ctx.clock.now();
+    const body = input.body ?? "";
+    const media = input.mediaUrls ?? [];
+    const { encoding, segments } = countSegments(body);
+    const status: MessageStatus = input.sendAt
+      ? "scheduled"
+      : input.messagingServiceSid
+        ? "accepted"
+        : "queued";
+    const message = ctx.store.messages.insert({
+      sid: ctx.ids.mint(media.length > 0 ? "MM" : "SM"),
+      account_sid: input.accountSid,
+      messaging_service_sid: input.messagingServiceSid ?? null,
+      direction: input.direction ?? "outbound-api",
+      from: input.from,
+      to: input.to,
+      body,
+      media_urls: media,
+      num_segments: segments,
+      num_media: media.length,
+      encoding,
+      status,
+      error_code: null,
+      error_message: null,
+      price: null,
+      price_unit: "USD",
+      status_callback: input.statusCallback ?? null,
+      status_callback_method: input.statusCallbackMethod ?? "POST",
+      send_at: input.sendAt ?? null,
+      date_sent: null,
+      created_at: now,
+      updated_at: now,
+    });
+    recordEvent(ctx, "message.created", message.account_sid, "message", message);
+    return message;
+  });
+}
+
+/** Twilio's redaction: the body becomes an empty string; everything else stays. */
+export function redactMessage(ctx: EngineContext, message: Message): Message {
+  return ctx.store.transact(() => {
+    const redacted = ctx.store.messages.replace({ ...message, body: "", updated_at: ctx.clock.now() });
+    recordEvent(ctx, "message.redacted", message.account_sid, "message", redacted);
+    return redacted;
+  });
+}
+
+/** Cancels a scheduled message; any other status is Twilio's 30409. */
+export function cancelMessage(ctx: EngineContext, message: Message): Message {
+  if (message.status !== "scheduled") throw errors.messageNotCancelable(message.sid, message.status);
+  return ctx.store.transact(() => {
+    const canceled = ctx.store.messages.replace({
+      ...message,
+      status: "canceled",
+      updated_at: ctx.clock.now(),
+    });
+    recordEvent(ctx, "message.canceled", message.account_sid, "message", canceled);
+    return canceled;
+  });
+}
+
+/** Removes a message once it is final; before that, Twilio's 20009. */
+export function deleteMessage(ctx: EngineContext, message: Message): void {
+  if (!finalMessageStatuses.includes(message.status)) {
+    throw errors.notFinished("message", message.sid, message.status);
+  }
+  ctx.store.transact(() => {
+    ctx.store.messages.delete(message.sid);
+    recordEvent(ctx, "message.deleted", message.account_sid, "message", message);
+  });
+}
+
+export interface ApiMessage extends Omit<NewMessage, "from" | "direction"> {
+  from: string | null;
+  scheduleType: "fixed" | null;
+}
+
+// Twilio: scheduled sends must be 15 minutes to 35 days ahead.
+const minScheduleMs = 15 * 60_000;
+const maxScheduleMs = 35 * 86_400_000;
+
+/**
+ * A message from the account API, checked as Twilio checks it: content (21602), a sender (21603) the
+ * account owns (21606), and scheduling (ScheduleType with SendAt, a Messaging Service, the window).
+ * Messaging Services are not emulated: a MessagingServiceSid stands for the account's whole number pool.
+ */
+export function submitMessage(ctx: EngineContext, input: ApiMessage): Message {
+  if (!input.body && (input.mediaUrls ?? []).length === 0) {
+    throw errors.invalidParameter("Body", "Message body is required: give Body, MediaUrl or both.", 21602);
+  }
+  if (!input.from && !input.messagingServiceSid) {
+    throw errors.invalidParameter(
+      "From",
+      "A 'From' phone number is required: give From (one of the account's numbers) or MessagingServiceSid.",
+      21603,
+    );
+  }
+  const owned = ctx.store.phoneNumbers.where("account", input.accountSid);
+  const from = input.from ?? owned[0]?.number;
+  if (!from || !owned.some((n) => n.number === from)) {
+    throw errors.invalidParameter(
+      "From",
+      `The From phone number ${from ?? "(none)"} is not a valid, SMS-capable inbound phone number or short code for your account.`,
+      21606,
+    );
+  }
+  if (input.sendAt || input.scheduleType) {
+    if (!input.sendAt || !input.scheduleType) {
+      throw errors.invalidParameter(
+        input.sendAt ? "ScheduleType" : "SendAt",
+        "Scheduling needs both ScheduleType=fixed and SendAt.",
+        35111,
+      );
+    }
+    if (!input.messagingServiceSid) {
+      throw errors.invalidParameter(
+        "MessagingServiceSid",
+        "Scheduled messages must be sent with a MessagingServiceSid.",
+        35118,
+      );
+    }
+    const ahead = input.sendAt - ctx.clock.now();
+    if (ahead < minScheduleMs || ahead > maxScheduleMs) {
+      throw errors.invalidParameter(
+        "SendAt",
+        "SendAt must be between 15 minutes and 35 days from now.",
+        35114,
+      );
+    }
+  }
+  return sendMessage(ctx, { ...input, from });
+}
+
+/** POST to a message: Status=canceled (scheduled only) and/or Body="" (redaction), as one change. */
+export function updateMessage(
+  ctx: EngineContext,
+  message: Message,
+  update: { body?: "" | undefined; status?: "canceled" | undefined },
+): Message {
+  if (update.status === undefined && update.body === undefined) {
+    throw errors.invalidParameter(
+      "Body",
+      'Give Body="" to redact the message or Status=canceled to cancel it.',
+    );
+  }
+  return ctx.store.transact(() => {
+    const canceled = update.status === "canceled" ? cancelMessage(ctx, message) : message;
+    return update.body === "" ? redactMessage(ctx, canceled) : canceled;
+  });
+}

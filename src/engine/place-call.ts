@@ -1,0 +1,36 @@
+// Outbound API calls: the checks Twilio makes before queueing a call, then the queued record.
+import type { Call } from "../domain/call.js";
+import { errors } from "../domain/errors.js";
+import { createCallRecord, type NewCall } from "./calls.js";
+import type { EngineContext } from "./context.js";
+
+/**
+ * Places a call from the account API. Twilio needs markup (Url, Twiml or ApplicationSid: 21205 when none)
+ * and a caller ID the account owns (21210 otherwise); the call starts `queued`.
+ */
+export function placeCall(ctx: EngineContext, input: Omit<NewCall, "direction" | "phoneNumberSid">): Call {
+  if (!input.url && !input.twiml) {
+    throw errors.invalidParameter(
+      "Url",
+      "A Url or Twiml parameter is required: give the URL of the call's markup, or the markup itself.",
+      21205,
+    );
+  }
+  const owned = ctx.store.phoneNumbers
+    .where("number", input.from)
+    .find((number) => number.account_sid === input.accountSid);
+  if (!owned) {
+    throw errors.invalidParameter(
+      "From",
+      `The source phone number provided, ${input.from}, is not yet verified for your account. Use one of the account's incoming phone numbers as From.`,
+      21210,
+    );
+  }
+  // Twilio: "If both twiml and url are provided then twiml parameter will be ignored."
+  return createCallRecord(ctx, {
+    ...input,
+    twiml: input.url ? null : (input.twiml ?? null),
+    direction: "outbound-api",
+    phoneNumberSid: owned.sid,
+  });
+}

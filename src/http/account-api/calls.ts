@@ -1,0 +1,325 @@
+// Calls: place outbound calls, list and fetch them, control them (cancel, hang up, redirect) and delete finished ones.
+import { z } from "zod";
+import { type Call, callStatusEvents, callStatuses } from "../../domain/call.js";
+import { formatNumber } from "../../domain/phone-number.js";
+import { deleteCall, updateCall } from "../../engine/call-control.js";
+import { placeCall } from "../../engine/place-call.js";
+import { rfc2822, rfc2822OrNull } from "../format.js";
+import { noContent, twilioJson } from "../respond.js";
+import { defineRoute } from "../route.js";
+import type { RouteServices } from "../services.js";
+import { accountBase, accountPath, apiVersion, ownedBy } from "./base.js";
+import { dateFilter, dateFilterQuery } from "./date-filters.js";
+import { formBoolean, formE164, formMethod, formUrl } from "./form-fields.js";
+import { listEnvelope, listSchema, pagingQuery } from "./paging.js";
+
+const collection = `${accountBase}/Calls`;
+const instance = `${collection}/:CallSid`;
+
+/** Twilio's call resource (schema `api.v2010.account.call`) plus `annotation`, which its fixtures carry. */
+export const callResource = z.object({
+  sid: z.string(),
+  date_created: z.string(),
+  date_updated: z.string(),
+  parent_call_sid: z.string().nullable(),
+  account_sid: z.string(),
+  to: z.string(),
+  to_formatted: z.string(),
+  from: z.string(),
+  from_formatted: z.string(),
+  phone_number_sid: z.string().nullable(),
+  status: z.enum(callStatuses),
+  start_time: z.string().nullable(),
+  end_time: z.string().nullable(),
+  duration: z.string().nullable(),
+  price: z.string().nullable(),
+  price_unit: z.string(),
+  direction: z.string(),
+  answered_by: z.string().nullable(),
+  annotation: z.string().nullable(),
+  api_version: z.string(),
+  forwarded_from: z.string().nullable(),
+  group_sid: z.string().nullable(),
+  caller_name: z.string().nullable(),
+  queue_time: z.string(),
+  trunk_sid: z.string().nullable(),
+  uri: z.string(),
+  subresource_uris: z.record(z.string(), z.string()),
+});
+export type CallResource = z.infer<typeof callResource>;
+
+const callSubresources = [
+  "notifications",
+  "recordings",
+  "feedback",
+  "feedback_summaries",
+  "payments",
+  "events",
+  "siprec",
+  "streams",
+  "transcriptions",
+  "user_defined_message_subscriptions",
+  "user_defined_messages",
+];
+const subresourcePath: Record<string, string> = {
+  feedback: "Feedback",
+  feedback_summaries: "FeedbackSummary",
+  user_defined_message_subscriptions: "UserDefinedMessageSubscriptions",
+  user_defined_messages: "UserDefinedMessages",
+  siprec: "Siprec",
+};
+
+export function renderCall(call: Call): CallResource {
+  const uri = accountPath(call.account_sid, `Calls/${call.sid}.json`);
+  const base = uri.replace(/\.json$/, "");
+  return {
+    sid: call.sid,
+    date_created: rfc2822(call.created_at),
+    date_updated: rfc2822(call.updated_at),
+    parent_call_sid: call.parent_call_sid,
+    account_sid: call.account_sid,
+    to: call.to,
+    to_formatted: formatNumber(call.to),
+    from: call.from,
+    from_formatted: formatNumber(call.from),
+    phone_number_sid: call.phone_number_sid,
+    status: call.status,
+    start_time: rfc2822OrNull(call.start_time),
+    end_time: rfc2822OrNull(call.end_time),
+    duration: call.duration === null ? null : String(call.duration),
+    price: call.price,
+    price_unit: call.price_unit,
+    direction: call.direction,
+    answered_by: call.answered_by,
+    annotation: call.annotation,
+    api_version: apiVersion,
+    forwarded_from: call.forwarded_from,
+    group_sid: call.group_sid,
+    caller_name: call.caller_name,
+    queue_time: "0",
+    trunk_sid: call.trunk_sid,
+    uri,
+    subresource_uris: Object.fromEntries(
+      callSubresources.map((key) => [
+        key,
+        `${base}/${subresourcePath[key] ?? key.charAt(0).toUpperCase() + key.slice(1)}.json`,
+      ]),
+    ),
+  };
+}
+
+/** A parameter that may be repeated (`StatusCallbackEvent=a&StatusCallbackEvent=b`): always an array. */
+const repeated = <T extends z.ZodType>(item: T) =>
+  z.union([item.transform((value) => [value]), z.array(item)]).optional();
+
+const seconds = () =>
+  z.coerce.number({ error: "must be a whole number of seconds" }).int("must be a whole number of seconds");
+
+const createParams = z.object({
+  To: z
+    .string({ error: "is required" })
+    .regex(/^\+[1-9]\d{1,14}$/, "must be an E.164 number such as +14155550100"),
+  From: z.string({ error: "is required" }).pipe(formE164),
+  Url: formUrl.optional(),
+  Twiml: z.string().max(4000, "must be at most 4000 characters").optional(),
+  ApplicationSid: z.never({ error: "applications are not emulated; give Url or Twiml instead" }).optional(),
+  Method: formMethod.optional(),
+  FallbackUrl: formUrl.optional(),
+  FallbackMethod: formMethod.optional(),
+  StatusCallback: formUrl.optional(),
+  StatusCallbackMethod: formMethod.optional(),
+  StatusCallbackEvent: repeated(
+    z.enum(callStatusEvents, { error: `must be one of ${callStatusEvents.join(", ")}` }),
+  ),
+  SendDigits: z
+    .string()
+    .regex(/^[0-9A-DwW#*]{1,32}$/, "must be up to 32 of 0-9, A-D, #, * and w/W (pause)")
+    .optional(),
+  // Twilio rings for at most 600 seconds; larger values are cut to 600 as Twilio does.
+  Timeout: seconds()
+    .min(1, "must be between 1 and 600")
+    .transform((n) => Math.min(n, 600))
+    .optional(),
+  TimeLimit: seconds()
+    .min(1, "must be between 1 and 86400")
+    .max(86_400, "must be between 1 and 86400")
+    .optional(),
+  Record: formBoolean.optional(),
+  RecordingChannels: z.enum(["mono", "dual"], { error: "must be mono or dual" }).optional(),
+  RecordingStatusCallback: formUrl.optional(),
+  RecordingStatusCallbackMethod: formMethod.optional(),
+  RecordingStatusCallbackEvent: repeated(
+    z.enum(["in-progress", "completed", "absent"], { error: "must be in-progress, completed or absent" }),
+  ),
+  RecordingTrack: z
+    .enum(["inbound", "outbound", "both"], { error: "must be inbound, outbound or both" })
+    .optional(),
+  Trim: z.enum(["trim-silence", "do-not-trim"], { error: "must be trim-silence or do-not-trim" }).optional(),
+  MachineDetection: z
+    .enum(["Enable", "DetectMessageEnd"], { error: "must be Enable or DetectMessageEnd" })
+    .optional(),
+  CallerId: z.string().optional(),
+  CallReason: z.string().optional(),
+});
+
+const updateParams = z.object({
+  Status: z.enum(["canceled", "completed"], { error: "must be canceled or completed" }).optional(),
+  Url: formUrl.optional(),
+  Method: formMethod.optional(),
+  Twiml: z.string().max(4000, "must be at most 4000 characters").optional(),
+  FallbackUrl: formUrl.optional(),
+  FallbackMethod: formMethod.optional(),
+  StatusCallback: formUrl.optional(),
+  StatusCallbackMethod: formMethod.optional(),
+  TimeLimit: seconds()
+    .min(1, "must be between 1 and 86400")
+    .max(86_400, "must be between 1 and 86400")
+    .optional(),
+});
+
+const listQuery = z.object({
+  ...pagingQuery,
+  To: z.string().optional(),
+  From: z.string().optional(),
+  ParentCallSid: z.string().optional(),
+  Status: z.enum(callStatuses, { error: `must be one of ${callStatuses.join(", ")}` }).optional(),
+  ...dateFilterQuery("StartTime"),
+  ...dateFilterQuery("EndTime"),
+});
+
+/** Twilio's codes for call parameters (21201/21213 missing To/From, 21211/21212 invalid, 21205 Url). */
+const callErrorCodes = { To: 21211, From: 21212, Url: 21205, ApplicationSid: 21218 };
+
+const findCall = (services: RouteServices, params: Record<string, string>, path: string) =>
+  ownedBy(services.engine.store.calls.get(params.CallSid!), params.AccountSid!, path);
+
+export const callRoutes = [
+  defineRoute({
+    method: "POST",
+    path: collection,
+    surface: "account",
+    summary: "Place an outbound call (it starts queued)",
+    auth: { kind: "account", scope: "phone_calls_write" },
+    body: createParams,
+    errorCodes: callErrorCodes,
+    missingCodes: { To: 21201, From: 21213 },
+    status: 201,
+    response: callResource,
+    handle({ params, body, services }) {
+      const call = placeCall(services.engine, {
+        accountSid: params.AccountSid!,
+        to: body.To,
+        from: body.From,
+        url: body.Url ?? null,
+        twiml: body.Twiml ?? null,
+        method: body.Method,
+        fallbackUrl: body.FallbackUrl ?? null,
+        fallbackMethod: body.FallbackMethod,
+        statusCallback: body.StatusCallback ?? null,
+        statusCallbackMethod: body.StatusCallbackMethod,
+        // Twilio: "If no event is specified, we send the completed status."
+        statusCallbackEvents: body.StatusCallbackEvent ?? ["completed"],
+        timeout: body.Timeout,
+        timeLimit: body.TimeLimit,
+        record: body.Record,
+        recordingChannels: body.RecordingChannels,
+        recordingStatusCallback: body.RecordingStatusCallback ?? null,
+        recordingStatusCallbackMethod: body.RecordingStatusCallbackMethod,
+        recordingStatusCallbackEvents: body.RecordingStatusCallbackEvent,
+        sendDigits: body.SendDigits ?? null,
+        machineDetection: body.MachineDetection ?? null,
+      });
+      return twilioJson(201, renderCall(call));
+    },
+  }),
+  defineRoute({
+    method: "GET",
+    path: collection,
+    surface: "account",
+    summary: "List the account's calls, newest first",
+    auth: { kind: "account", scope: "phone_calls_read" },
+    query: listQuery,
+    response: listSchema("calls", callResource),
+    handle({ params, query, services }) {
+      const accountSid = params.AccountSid!;
+      const started = dateFilter(query, "StartTime");
+      const ended = dateFilter(query, "EndTime");
+      const records = services.engine.store.calls
+        .where("account", accountSid)
+        .filter(
+          (c) =>
+            (!query.To || c.to === query.To) &&
+            (!query.From || c.from === query.From) &&
+            (!query.ParentCallSid || c.parent_call_sid === query.ParentCallSid) &&
+            (!query.Status || c.status === query.Status) &&
+            started.matches(c.start_time ?? c.created_at) &&
+            ended.matches(c.end_time),
+        )
+        .reverse();
+      const filters: [string, string][] = [];
+      for (const key of ["To", "From", "ParentCallSid", "Status"] as const) {
+        const value = query[key];
+        if (value) filters.push([key, value]);
+      }
+      return twilioJson(
+        200,
+        listEnvelope({
+          key: "calls",
+          path: accountPath(accountSid, "Calls.json"),
+          filters: [...filters, ...started.echo, ...ended.echo],
+          page: query,
+          records,
+          render: renderCall,
+          sidOf: (c) => c.sid,
+        }),
+      );
+    },
+  }),
+  defineRoute({
+    method: "GET",
+    path: instance,
+    surface: "account",
+    summary: "Fetch a call",
+    auth: { kind: "account", scope: "phone_calls_read" },
+    response: callResource,
+    handle({ params, request, services }) {
+      return twilioJson(200, renderCall(findCall(services, params, request.path)));
+    },
+  }),
+  defineRoute({
+    method: "POST",
+    path: instance,
+    surface: "account",
+    summary: "Update a call: Status=canceled or completed, a redirect with Url or Twiml, or its callbacks",
+    auth: { kind: "account", scope: "phone_calls_write" },
+    body: updateParams,
+    errorCodes: { Url: 21205 },
+    response: callResource,
+    handle({ params, body, request, services }) {
+      const call = updateCall(services.engine, findCall(services, params, request.path), {
+        status: body.Status,
+        url: body.Url,
+        method: body.Method,
+        twiml: body.Twiml,
+        fallbackUrl: body.FallbackUrl,
+        fallbackMethod: body.FallbackMethod,
+        statusCallback: body.StatusCallback,
+        statusCallbackMethod: body.StatusCallbackMethod,
+        timeLimit: body.TimeLimit,
+      });
+      return twilioJson(200, renderCall(call));
+    },
+  }),
+  defineRoute({
+    method: "DELETE",
+    path: instance,
+    surface: "account",
+    summary: "Delete a finished call's record",
+    auth: { kind: "account", scope: "phone_calls_write" },
+    status: 204,
+    handle({ params, request, services }) {
+      deleteCall(services.engine, findCall(services, params, request.path));
+      return noContent();
+    },
+  }),
+];

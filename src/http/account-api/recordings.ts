@@ -1,0 +1,260 @@
+// Recordings: list (per account and per call), fetch with the latest transcription's fields, media redirects, delete.
+import { z } from "zod";
+import { errors } from "../../domain/errors.js";
+import { type Recording, recordingSources, recordingStatuses } from "../../domain/recording.js";
+import type { Store } from "../../domain/store.js";
+import { transcriptionSegmentSchema } from "../../domain/transcription.js";
+import { deleteRecording } from "../../engine/recording-removal.js";
+import { rfc2822 } from "../format.js";
+import { noContent, twilioJson } from "../respond.js";
+import { defineRoute } from "../route.js";
+import type { RouteServices } from "../services.js";
+import type { SandboxRequest, SandboxResponse } from "../types.js";
+import { accountBase, accountPath, apiVersion, ownedBy } from "./base.js";
+import { dateFilter, dateFilterQuery } from "./date-filters.js";
+import { listEnvelope, listSchema, pagingQuery } from "./paging.js";
+
+const collection = `${accountBase}/Recordings`;
+const instance = `${collection}/:RecordingSid`;
+const callCollection = `${accountBase}/Calls/:CallSid/Recordings`;
+const callInstance = `${callCollection}/:RecordingSid`;
+
+/** Twilio's recording resource (`api.v2010.account.recording`) plus the spec's track and transcription fields. */
+export const recordingResource = z.object({
+  account_sid: z.string(),
+  api_version: z.string(),
+  call_sid: z.string(),
+  conference_sid: z.string().nullable(),
+  date_created: z.string(),
+  date_updated: z.string(),
+  start_time: z.string(),
+  duration: z.string().nullable(),
+  sid: z.string(),
+  price: z.string().nullable(),
+  price_unit: z.string(),
+  status: z.enum(recordingStatuses),
+  channels: z.number().int(),
+  source: z.enum(recordingSources),
+  error_code: z.number().int().nullable(),
+  uri: z.string(),
+  encryption_details: z.null(),
+  subresource_uris: z.record(z.string(), z.string()),
+  media_url: z.string(),
+  track: z.enum(["inbound", "outbound", "both"]),
+  transcription_status: z.enum(["in-progress", "completed", "failed"]).nullable(),
+  transcription_text: z.string().nullable(),
+  transcription_provider: z.string().nullable(),
+  transcription_language: z.string().nullable(),
+  transcription_segments: z.array(transcriptionSegmentSchema).nullable(),
+});
+export type RecordingResource = z.infer<typeof recordingResource>;
+
+/** Scheme and host the client used, so media URLs are absolute as Twilio's are; relative when unknown. */
+export function originOf(request: SandboxRequest): string {
+  const host = request.headers["x-forwarded-host"] ?? request.headers.host;
+  if (!host) return "";
+  const proto = request.headers["x-forwarded-proto"]?.split(",")[0]?.trim() ?? "http";
+  return `${proto}://${host}`;
+}
+
+export function renderRecording(store: Store, recording: Recording, origin: string): RecordingResource {
+  const path = accountPath(recording.account_sid, `Recordings/${recording.sid}`);
+  const transcription = store.transcriptions.where("recording", recording.sid).at(-1);
+  return {
+    account_sid: recording.account_sid,
+    api_version: apiVersion,
+    call_sid: recording.call_sid,
+    conference_sid: recording.conference_sid,
+    date_created: rfc2822(recording.created_at),
+    date_updated: rfc2822(recording.updated_at),
+    start_time: rfc2822(recording.start_time),
+    duration: recording.duration === null ? null : String(recording.duration),
+    sid: recording.sid,
+    price: recording.price,
+    price_unit: recording.price_unit,
+    status: recording.status,
+    channels: recording.channels,
+    source: recording.source,
+    error_code: recording.error_code,
+    uri: `${path}.json`,
+    encryption_details: null,
+    subresource_uris: {
+      add_on_results: `${path}/AddOnResults.json`,
+      transcriptions: `${path}/Transcriptions.json`,
+    },
+    // Twilio's media_url has no extension: fetching it gives WAV, `.mp3` gives MP3.
+    media_url: `${origin}${path}`,
+    track: recording.track,
+    transcription_status: transcription?.status ?? null,
+    transcription_text: transcription?.text ?? null,
+    transcription_provider: transcription?.provider ?? null,
+    transcription_language: transcription?.language ?? null,
+    transcription_segments: transcription?.segments ?? null,
+  };
+}
+
+const listQuery = z.object({
+  ...pagingQuery,
+  CallSid: z.string().optional(),
+  ConferenceSid: z.string().optional(),
+  IncludeSoftDeleted: z.string().optional(),
+  ...dateFilterQuery("DateCreated"),
+});
+
+const mediaQuery = z.object({
+  format: z.enum(["wav", "mp3"], { error: "must be wav or mp3" }).optional(),
+  Format: z.enum(["wav", "mp3"], { error: "must be wav or mp3" }).optional(),
+});
+
+function findRecording(services: RouteServices, params: Record<string, string>, path: string): Recording {
+  const recording = ownedBy(
+    services.engine.store.recordings.get(params.RecordingSid!),
+    params.AccountSid!,
+    path,
+  );
+  if (params.CallSid && recording.call_sid !== params.CallSid) throw errors.notFound(path);
+  return recording;
+}
+
+/** Twilio answers a media request with a redirect to the file; here the file lives under `/__sandbox/media`. */
+function mediaRedirect(
+  recording: Recording,
+  format: "wav" | "mp3",
+  request: SandboxRequest,
+): SandboxResponse {
+  return {
+    status: 302,
+    headers: { location: `${originOf(request)}/__sandbox/media/${recording.sid}.${format}` },
+    body: "",
+  };
+}
+
+function listRecordings(
+  services: RouteServices,
+  request: SandboxRequest,
+  accountSid: string,
+  records: Recording[],
+  path: string,
+  query: z.output<typeof listQuery>,
+): SandboxResponse {
+  const created = dateFilter(query, "DateCreated");
+  const matching = records
+    .filter(
+      (r) =>
+        (!query.CallSid || r.call_sid === query.CallSid) &&
+        (!query.ConferenceSid || r.conference_sid === query.ConferenceSid) &&
+        created.matches(r.created_at),
+    )
+    .reverse();
+  const filters: [string, string][] = [];
+  if (query.CallSid) filters.push(["CallSid", query.CallSid]);
+  if (query.ConferenceSid) filters.push(["ConferenceSid", query.ConferenceSid]);
+  const origin = originOf(request);
+  return twilioJson(
+    200,
+    listEnvelope({
+      key: "recordings",
+      path: accountPath(accountSid, path),
+      filters: [...filters, ...created.echo],
+      page: query,
+      records: matching,
+      render: (r) => renderRecording(services.engine.store, r, origin),
+      sidOf: (r) => r.sid,
+    }),
+  );
+}
+
+const mediaRoutes = (path: string, extension: "wav" | "mp3") =>
+  defineRoute({
+    method: "GET",
+    path: `${path}.${extension}`,
+    surface: "account",
+    summary: `Download the recording as ${extension.toUpperCase()} (302 to the media file; format= overrides)`,
+    auth: { kind: "account", scope: "recordings_read" },
+    query: mediaQuery,
+    status: 302,
+    handle({ params, query, request, services }) {
+      const recording = findRecording(services, params, request.path);
+      return mediaRedirect(recording, query.format ?? query.Format ?? extension, request);
+    },
+  });
+
+/** GET on an instance: `.json` is the resource; no extension is the media (WAV unless format=mp3), as Twilio. */
+const fetchRoute = (path: string) =>
+  defineRoute({
+    method: "GET",
+    path,
+    surface: "account",
+    summary: "Fetch a recording (.json), or its media without an extension",
+    auth: { kind: "account", scope: "recordings_read" },
+    query: mediaQuery.extend({ IncludeSoftDeleted: z.string().optional() }),
+    response: recordingResource,
+    handle({ params, query, request, services }) {
+      const recording = findRecording(services, params, request.path);
+      if (!request.path.endsWith(".json")) {
+        return mediaRedirect(recording, query.format ?? query.Format ?? "wav", request);
+      }
+      return twilioJson(200, renderRecording(services.engine.store, recording, originOf(request)));
+    },
+  });
+
+const deleteRoute = (path: string) =>
+  defineRoute({
+    method: "DELETE",
+    path,
+    surface: "account",
+    summary: "Delete a recording, its media and its transcriptions",
+    auth: { kind: "account", scope: "recordings_write" },
+    status: 204,
+    handle({ params, request, services }) {
+      deleteRecording(services.engine, findRecording(services, params, request.path));
+      return noContent();
+    },
+  });
+
+export const recordingRoutes = [
+  defineRoute({
+    method: "GET",
+    path: collection,
+    surface: "account",
+    summary: "List the account's recordings, newest first",
+    auth: { kind: "account", scope: "recordings_read" },
+    query: listQuery,
+    response: listSchema("recordings", recordingResource),
+    handle({ params, query, request, services }) {
+      const accountSid = params.AccountSid!;
+      const records = services.engine.store.recordings.where("account", accountSid);
+      return listRecordings(services, request, accountSid, records, "Recordings.json", query);
+    },
+  }),
+  defineRoute({
+    method: "GET",
+    path: callCollection,
+    surface: "account",
+    summary: "List one call's recordings, newest first",
+    auth: { kind: "account", scope: "recordings_read" },
+    query: listQuery,
+    response: listSchema("recordings", recordingResource),
+    handle({ params, query, request, services }) {
+      const accountSid = params.AccountSid!;
+      const call = ownedBy(services.engine.store.calls.get(params.CallSid!), accountSid, request.path);
+      const records = services.engine.store.recordings.where("call", call.sid);
+      return listRecordings(
+        services,
+        request,
+        accountSid,
+        records,
+        `Calls/${call.sid}/Recordings.json`,
+        query,
+      );
+    },
+  }),
+  mediaRoutes(instance, "wav"),
+  mediaRoutes(instance, "mp3"),
+  fetchRoute(instance),
+  deleteRoute(instance),
+  mediaRoutes(callInstance, "wav"),
+  mediaRoutes(callInstance, "mp3"),
+  fetchRoute(callInstance),
+  deleteRoute(callInstance),
+];

@@ -1,0 +1,138 @@
+// Transcriptions: Twilio's transcription resource for recordings that have one (guarded by the recording scopes).
+import { z } from "zod";
+import { errors } from "../../domain/errors.js";
+import { type Transcription, transcriptionStatuses } from "../../domain/transcription.js";
+import { deleteTranscription } from "../../engine/recording-removal.js";
+import { rfc2822 } from "../format.js";
+import { noContent, twilioJson } from "../respond.js";
+import { defineRoute } from "../route.js";
+import type { RouteServices } from "../services.js";
+import { accountBase, accountPath, apiVersion, ownedBy } from "./base.js";
+import { listEnvelope, listSchema, pagingQuery } from "./paging.js";
+
+/** Twilio's transcription resource (`api.v2010.account.transcription`). */
+export const transcriptionResource = z.object({
+  account_sid: z.string(),
+  api_version: z.string(),
+  date_created: z.string(),
+  date_updated: z.string(),
+  duration: z.string().nullable(),
+  price: z.number().nullable(),
+  price_unit: z.string(),
+  recording_sid: z.string(),
+  sid: z.string(),
+  status: z.enum(transcriptionStatuses),
+  transcription_text: z.string().nullable(),
+  type: z.string(),
+  uri: z.string(),
+});
+export type TranscriptionResource = z.infer<typeof transcriptionResource>;
+
+export function renderTranscription(transcription: Transcription): TranscriptionResource {
+  return {
+    account_sid: transcription.account_sid,
+    api_version: apiVersion,
+    date_created: rfc2822(transcription.created_at),
+    date_updated: rfc2822(transcription.updated_at),
+    duration: transcription.duration === null ? null : String(transcription.duration),
+    price: transcription.price === null ? null : Number(transcription.price),
+    price_unit: transcription.price_unit,
+    recording_sid: transcription.recording_sid,
+    sid: transcription.sid,
+    status: transcription.status,
+    transcription_text: transcription.text,
+    type: "fast",
+    uri: accountPath(transcription.account_sid, `Transcriptions/${transcription.sid}.json`),
+  };
+}
+
+const collection = `${accountBase}/Transcriptions`;
+const instance = `${collection}/:TranscriptionSid`;
+const byRecording = `${accountBase}/Recordings/:RecordingSid/Transcriptions`;
+const byRecordingInstance = `${byRecording}/:TranscriptionSid`;
+
+function findTranscription(
+  services: RouteServices,
+  params: Record<string, string>,
+  path: string,
+): Transcription {
+  const transcription = ownedBy(
+    services.engine.store.transcriptions.get(params.TranscriptionSid!),
+    params.AccountSid!,
+    path,
+  );
+  if (params.RecordingSid && transcription.recording_sid !== params.RecordingSid) throw errors.notFound(path);
+  return transcription;
+}
+
+const listRoute = (path: string, summary: string) =>
+  defineRoute({
+    method: "GET",
+    path,
+    surface: "account",
+    summary,
+    auth: { kind: "account", scope: "recordings_read" },
+    query: z.object(pagingQuery),
+    response: listSchema("transcriptions", transcriptionResource),
+    handle({ params, query, request, services }) {
+      const accountSid = params.AccountSid!;
+      const store = services.engine.store;
+      let records: Transcription[];
+      let listPath = "Transcriptions.json";
+      if (params.RecordingSid) {
+        const recording = ownedBy(store.recordings.get(params.RecordingSid), accountSid, request.path);
+        records = store.transcriptions.where("recording", recording.sid);
+        listPath = `Recordings/${recording.sid}/Transcriptions.json`;
+      } else {
+        records = store.transcriptions.where("account", accountSid);
+      }
+      return twilioJson(
+        200,
+        listEnvelope({
+          key: "transcriptions",
+          path: accountPath(accountSid, listPath),
+          filters: [],
+          page: query,
+          records: [...records].reverse(),
+          render: renderTranscription,
+          sidOf: (t) => t.sid,
+        }),
+      );
+    },
+  });
+
+const fetchRoute = (path: string) =>
+  defineRoute({
+    method: "GET",
+    path,
+    surface: "account",
+    summary: "Fetch a transcription",
+    auth: { kind: "account", scope: "recordings_read" },
+    response: transcriptionResource,
+    handle({ params, request, services }) {
+      return twilioJson(200, renderTranscription(findTranscription(services, params, request.path)));
+    },
+  });
+
+const deleteRoute = (path: string) =>
+  defineRoute({
+    method: "DELETE",
+    path,
+    surface: "account",
+    summary: "Delete a transcription",
+    auth: { kind: "account", scope: "recordings_write" },
+    status: 204,
+    handle({ params, request, services }) {
+      deleteTranscription(services.engine, findTranscription(services, params, request.path));
+      return noContent();
+    },
+  });
+
+export const transcriptionRoutes = [
+  listRoute(collection, "List the account's transcriptions, newest first"),
+  fetchRoute(instance),
+  deleteRoute(instance),
+  listRoute(byRecording, "List one recording's transcriptions, newest first"),
+  fetchRoute(byRecordingInstance),
+  deleteRoute(byRecordingInstance),
+];
