@@ -6,6 +6,7 @@ import twilio from "twilio";
 import { afterAll, beforeAll, beforeEach } from "vitest";
 import { type CreateSandboxOptions, createSandbox, type Sandbox } from "../../src/index.js";
 import { fixtures } from "./fixtures.js";
+import { expectJsonApi } from "./jsonapi.js";
 
 export interface DoorContext {
   readonly sandbox: Sandbox;
@@ -99,7 +100,10 @@ export function useDoor(name: DoorName, options: CreateSandboxOptions = {}): Doo
     } catch {
       json = undefined;
     }
-    return { status: response.status, headers: response.headers, text, json };
+    const result = { status: response.status, headers: response.headers, text, json };
+    // Every carrier API response in the suite is checked against the official JSON:API schema.
+    if (path.startsWith("/carrier/") && method.toUpperCase() !== "HEAD") expectJsonApi(result);
+    return result;
   };
 
   return {

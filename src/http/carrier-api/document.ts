@@ -30,21 +30,27 @@ export interface Relationship {
   id: string | null;
 }
 
+type Linkage = { type: string; id: string } | null | { type: string; id: string }[];
+
 export interface ResourceObject {
   type: string;
   id: string;
   attributes: Record<string, unknown>;
-  relationships?: Record<string, { data: { type: string; id: string } | null }>;
+  relationships?: Record<string, { data: Linkage }>;
   links: { self: string };
 }
+
+/** A to-many relationship: every related resource of one type. */
+export const toMany = (type: string, ids: string[]): Relationship[] => ids.map((id) => ({ type, id }));
 
 export function resourceObject(
   type: string,
   id: string,
   selfPath: string,
   attributes: Record<string, unknown>,
-  relationships?: Record<string, Relationship>,
+  relationships?: Record<string, Relationship | Relationship[]>,
 ): ResourceObject {
+  const identifier = (rel: Relationship) => (rel.id === null ? null : { type: rel.type, id: rel.id });
   return {
     type,
     id,
@@ -54,7 +60,11 @@ export function resourceObject(
           relationships: Object.fromEntries(
             Object.entries(relationships).map(([name, rel]) => [
               name,
-              { data: rel.id === null ? null : { type: rel.type, id: rel.id } },
+              {
+                data: Array.isArray(rel)
+                  ? rel.map((r) => ({ type: r.type, id: r.id ?? "" })).filter((r) => r.id !== "")
+                  : identifier(rel),
+              },
             ]),
           ),
         }
@@ -88,6 +98,10 @@ export interface CollectionPage<T> {
   perPage: number;
   records: T[];
   render: (record: T) => ResourceObject;
+  /** The page-size parameter echoed into links (`per_page`, or `limit` for balance transactions). */
+  sizeParam?: string;
+  /** Members added to `meta` besides total, page and per_page. */
+  meta?: Record<string, unknown>;
 }
 
 export function collectionDocument<T>(list: CollectionPage<T>): SandboxResponse {
@@ -95,7 +109,7 @@ export function collectionDocument<T>(list: CollectionPage<T>): SandboxResponse 
   const total = records.length;
   const lastPage = Math.max(0, Math.ceil(total / perPage) - 1);
   const link = (p: number) =>
-    `${list.path}?${buildQuery([...list.filters, ["page", p], ["per_page", perPage]])}`;
+    `${list.path}?${buildQuery([...list.filters, ["page", p], [list.sizeParam ?? "per_page", perPage]])}`;
   const slice = records.slice(page * perPage, page * perPage + perPage);
   return jsonApi(200, {
     jsonapi: jsonApiVersion,
@@ -107,7 +121,7 @@ export function collectionDocument<T>(list: CollectionPage<T>): SandboxResponse 
       next: page < lastPage ? link(page + 1) : null,
       last: link(lastPage),
     },
-    meta: { total, page, per_page: perPage },
+    meta: { total, page, per_page: perPage, ...list.meta },
   });
 }
 
@@ -118,8 +132,9 @@ export function echoFilters(query: Record<string, unknown>): [string, string][] 
     .map(([key, value]) => [key, value as string]);
 }
 
+const identifierSchema = z.object({ type: z.string(), id: z.string() });
 const relationshipSchema = z.object({
-  data: z.object({ type: z.string(), id: z.string() }).nullable(),
+  data: z.union([identifierSchema.nullable(), z.array(identifierSchema)]),
 });
 
 /** A resource object's schema: `type`, `id`, the given attributes, optional relationships, `links.self`. */
@@ -140,8 +155,8 @@ export function singleDocumentSchema(resource: z.ZodType) {
   return z.object({ jsonapi: jsonApiMember, data: resource, links: z.object({ self: z.string() }) });
 }
 
-/** A collection document's schema, with page links and meta. */
-export function collectionDocumentSchema(resource: z.ZodType) {
+/** A collection document's schema, with page links and meta (plus any extra meta members). */
+export function collectionDocumentSchema(resource: z.ZodType, extraMeta: z.ZodRawShape = {}) {
   return z.object({
     jsonapi: jsonApiMember,
     data: z.array(resource),
@@ -152,7 +167,12 @@ export function collectionDocumentSchema(resource: z.ZodType) {
       next: z.string().nullable(),
       last: z.string(),
     }),
-    meta: z.object({ total: z.number().int(), page: z.number().int(), per_page: z.number().int() }),
+    meta: z.object({
+      total: z.number().int(),
+      page: z.number().int(),
+      per_page: z.number().int(),
+      ...extraMeta,
+    }),
   });
 }
 
@@ -161,3 +181,58 @@ export const deletedDocumentSchema = z.object({
   jsonapi: jsonApiMember,
   meta: z.object({ deleted: z.object({ type: z.string(), id: z.string() }) }),
 });
+
+/** Request side of a to-many relationship: `relationships.<name>.data` as resource identifiers of one type. */
+export function toManyInput(type: string) {
+  return z.strictObject({
+    data: z.array(
+      z.strictObject({
+        type: z.literal(type, { error: `must be "${type}"` }),
+        id: z.string({ error: "must be a string" }),
+      }),
+      { error: "must be an array of resource identifiers" },
+    ),
+  });
+}
+
+/** Request side of a to-one relationship: an identifier, or null to clear it. */
+export function toOneInput(type: string) {
+  return z.strictObject({
+    data: z
+      .strictObject({
+        type: z.literal(type, { error: `must be "${type}"` }),
+        id: z.string({ error: "must be a string" }),
+      })
+      .nullable(),
+  });
+}
+
+/** `filter[from_date]` / `filter[to_date]`: a UTC date or date-time, compared with `created_at`. */
+export const dateFilter = z
+  .string()
+  .regex(
+    /^\d{4}-\d\d-\d\d(T\d\d:\d\d(:\d\d(\.\d+)?)?Z)?$/,
+    "must be a date such as 2026-01-31 or a UTC time such as 2026-01-31T12:00:00Z",
+  )
+  .refine((v) => !Number.isNaN(Date.parse(v.length === 10 ? `${v}T00:00:00Z` : v)), "is not a real date");
+
+/**
+ * The instants a from/to date pair covers: a bare `to_date` includes its whole day, so
+ * `filter[to_date]=2026-01-31` takes in everything on the 31st.
+ */
+export function dateRange(from: string | undefined, to: string | undefined): [number, number] {
+  const start = from === undefined ? -Infinity : Date.parse(from.length === 10 ? `${from}T00:00:00Z` : from);
+  const end =
+    to === undefined
+      ? Infinity
+      : to.length === 10
+        ? Date.parse(`${to}T00:00:00Z`) + 86_400_000
+        : Date.parse(to) + 1;
+  return [start, end];
+}
+
+/**
+ * `filter[from]` / `filter[to]`: a number compared exactly. An unencoded "+" arrives as a space in a
+ * query string, so a leading space before digits is read back as the "+" the caller meant.
+ */
+export const numberFilter = z.string().transform((v) => v.replace(/^ (?=\d)/, "+"));

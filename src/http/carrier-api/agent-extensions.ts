@@ -1,0 +1,189 @@
+// Carrier agent extensions under an account: create (next free number unless given), list, fetch, update, delete.
+import { z } from "zod";
+import { type AgentExtension, agentStatuses } from "../../domain/carrier-records.js";
+import { getAccount } from "../../engine/accounts.js";
+import {
+  createAgentExtension,
+  deleteAgentExtension,
+  getAgentExtension,
+  updateAgentExtension,
+} from "../../engine/agent-extensions.js";
+import { iso8601 } from "../format.js";
+import { defineRoute } from "../route.js";
+import {
+  carrierBase,
+  collectionDocument,
+  collectionDocumentSchema,
+  deletedDocument,
+  deletedDocumentSchema,
+  echoFilters,
+  pagingQuery,
+  resourceObject,
+  resourceSchema,
+  singleDocument,
+  singleDocumentSchema,
+} from "./document.js";
+
+const collectionOf = (accountSid: string) => `${carrierBase}/accounts/${accountSid}/agent_extensions`;
+const collection = `${carrierBase}/accounts/:account_id/agent_extensions`;
+const instance = `${collection}/:id`;
+
+export const agentExtensionResource = resourceSchema(
+  "agent_extension",
+  z.object({
+    agent_name: z.string(),
+    extension: z.string(),
+    status: z.enum(agentStatuses),
+    account_id: z.string(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  }),
+);
+
+export function renderAgentExtension(record: AgentExtension) {
+  return resourceObject(
+    "agent_extension",
+    record.sid,
+    `${collectionOf(record.account_sid)}/${record.sid}`,
+    {
+      agent_name: record.agent_name,
+      extension: record.extension,
+      status: record.status,
+      account_id: record.account_sid,
+      created_at: iso8601(record.created_at),
+      updated_at: iso8601(record.updated_at),
+    },
+    { account: { type: "account", id: record.account_sid } },
+  );
+}
+
+const agentName = z.string({ error: "must be a string" }).trim().min(1, "must not be blank");
+const extension = z
+  .string({ error: "must be a string of digits" })
+  .regex(/^[1-9]\d{1,7}$/, "must be 2 to 8 digits, not starting with 0, e.g. 101");
+const status = z.enum(agentStatuses, { error: `must be one of ${agentStatuses.join(", ")}` });
+
+const createBody = z.object({
+  data: z.object({
+    type: z.literal("agent_extension"),
+    attributes: z.strictObject({
+      agent_name: agentName,
+      extension: extension.optional(),
+      status: status.optional(),
+    }),
+  }),
+});
+
+const updateBody = z.object({
+  data: z.object({
+    type: z.literal("agent_extension"),
+    id: z.string(),
+    attributes: z.strictObject({
+      agent_name: agentName.optional(),
+      extension: extension.optional(),
+      status: status.optional(),
+    }),
+  }),
+});
+
+const listQuery = z.strictObject({
+  ...pagingQuery,
+  "filter[status]": status.optional(),
+  "filter[extension]": z.string().optional(),
+});
+
+export const carrierAgentExtensionRoutes = [
+  defineRoute({
+    method: "POST",
+    path: collection,
+    surface: "carrier",
+    summary: "Create an agent extension (the next free number from 100 unless one is given)",
+    auth: { kind: "carrier" },
+    body: createBody,
+    resourceType: "agent_extension",
+    status: 201,
+    response: singleDocumentSchema(agentExtensionResource),
+    handle({ params, body, request, services }) {
+      const account = getAccount(services.engine, params.account_id!, request.path);
+      const resource = renderAgentExtension(
+        createAgentExtension(services.engine, account.sid, body.data.attributes),
+      );
+      return singleDocument(201, resource, { location: resource.links.self });
+    },
+  }),
+  defineRoute({
+    method: "GET",
+    path: collection,
+    surface: "carrier",
+    summary: "List an account's agent extensions",
+    auth: { kind: "carrier" },
+    query: listQuery,
+    response: collectionDocumentSchema(agentExtensionResource),
+    handle({ params, query, request, services }) {
+      const account = getAccount(services.engine, params.account_id!, request.path);
+      const records = services.engine.store.agentExtensions
+        .where("account", account.sid)
+        .filter(
+          (e) =>
+            (!query["filter[status]"] || e.status === query["filter[status]"]) &&
+            (!query["filter[extension]"] || e.extension === query["filter[extension]"]),
+        );
+      return collectionDocument({
+        path: collectionOf(account.sid),
+        filters: echoFilters(query),
+        page: query.page,
+        perPage: query.per_page,
+        records,
+        render: renderAgentExtension,
+      });
+    },
+  }),
+  defineRoute({
+    method: "GET",
+    path: instance,
+    surface: "carrier",
+    summary: "Fetch an agent extension",
+    auth: { kind: "carrier" },
+    response: singleDocumentSchema(agentExtensionResource),
+    handle({ params, request, services }) {
+      const account = getAccount(services.engine, params.account_id!, request.path);
+      return singleDocument(
+        200,
+        renderAgentExtension(getAgentExtension(services.engine, account.sid, params.id!, request.path)),
+      );
+    },
+  }),
+  defineRoute({
+    method: "PATCH",
+    path: instance,
+    surface: "carrier",
+    summary: "Update an agent's name, extension or status (online, offline, busy, away, dnd)",
+    auth: { kind: "carrier" },
+    body: updateBody,
+    resourceType: "agent_extension",
+    idParam: "id",
+    response: singleDocumentSchema(agentExtensionResource),
+    handle({ params, body, request, services }) {
+      const account = getAccount(services.engine, params.account_id!, request.path);
+      const record = getAgentExtension(services.engine, account.sid, params.id!, request.path);
+      return singleDocument(
+        200,
+        renderAgentExtension(updateAgentExtension(services.engine, record, body.data.attributes)),
+      );
+    },
+  }),
+  defineRoute({
+    method: "DELETE",
+    path: instance,
+    surface: "carrier",
+    summary: "Delete an agent extension: it can no longer be dialled, and leaves its ring groups",
+    auth: { kind: "carrier" },
+    response: deletedDocumentSchema,
+    handle({ params, request, services }) {
+      const account = getAccount(services.engine, params.account_id!, request.path);
+      const record = getAgentExtension(services.engine, account.sid, params.id!, request.path);
+      deleteAgentExtension(services.engine, record);
+      return deletedDocument("agent_extension", record.sid);
+    },
+  }),
+];

@@ -1,0 +1,153 @@
+// Carrier events: every state change in the sandbox, with the affected resource as it was. List with filters, fetch.
+import { z } from "zod";
+import { errors } from "../../domain/errors.js";
+import type { SandboxEvent } from "../../domain/event.js";
+import { iso8601 } from "../format.js";
+import { defineRoute } from "../route.js";
+import { renderAccount } from "./accounts.js";
+import { renderAgentExtension } from "./agent-extensions.js";
+import { renderBalanceTransaction } from "./balances.js";
+import {
+  carrierBase,
+  collectionDocument,
+  collectionDocumentSchema,
+  echoFilters,
+  pagingQuery,
+  type ResourceObject,
+  resourceObject,
+  resourceSchema,
+  singleDocument,
+  singleDocumentSchema,
+} from "./document.js";
+import { renderMessage } from "./messages.js";
+import { renderPhoneCall } from "./phone-calls.js";
+import { renderPhoneNumber } from "./phone-numbers.js";
+import { renderRate } from "./rates.js";
+import { renderRingGroup } from "./ring-groups.js";
+import { renderSipTrunk } from "./sip-trunks.js";
+import { renderTtsEvent } from "./tts-events.js";
+
+const collection = `${carrierBase}/events`;
+
+// biome-ignore lint/suspicious/noExplicitAny: an event's data is the stored record of whichever type it names.
+const carrierRenderers: Record<string, (record: any) => ResourceObject> = {
+  account: renderAccount,
+  agent_extension: renderAgentExtension,
+  balance_transaction: renderBalanceTransaction,
+  message: renderMessage,
+  phone_call: renderPhoneCall,
+  phone_number: renderPhoneNumber,
+  rate: renderRate,
+  ring_group: renderRingGroup,
+  sip_trunk: renderSipTrunk,
+  tts_event: renderTtsEvent,
+};
+
+/** Member names JSON:API reserves inside `attributes`. */
+const reserved = new Set(["id", "type", "links", "relationships"]);
+
+/**
+ * The affected resource as a carrier resource object when the carrier API serves its type; otherwise
+ * (recordings, transcriptions, api keys) its stored fields, with times in ISO 8601.
+ */
+function renderResource(event: SandboxEvent): ResourceObject {
+  const render = carrierRenderers[event.resource_type];
+  if (render) return render(event.data);
+  const attributes = Object.fromEntries(
+    Object.entries(event.data)
+      .filter(([key]) => key !== "sid" && !reserved.has(key))
+      .map(([key, value]) => [
+        key.endsWith("_sid") ? key.replace(/_sid$/, "_id") : key,
+        /_at$/.test(key) && typeof value === "number" ? iso8601(value) : value,
+      ]),
+  );
+  return {
+    type: event.resource_type,
+    id: event.resource_sid,
+    attributes,
+    links: { self: `${collection}/${event.sid}` },
+  };
+}
+
+export const eventResource = resourceSchema(
+  "event",
+  z.object({
+    event_type: z.string(),
+    account_id: z.string().nullable(),
+    resource_type: z.string(),
+    resource_id: z.string(),
+    occurred_at: z.string(),
+    details: z.object({ data: z.object({ type: z.string(), id: z.string() }).loose() }),
+  }),
+);
+
+export function renderEvent(event: SandboxEvent) {
+  return resourceObject(
+    "event",
+    event.sid,
+    `${collection}/${event.sid}`,
+    {
+      event_type: event.type,
+      account_id: event.account_sid,
+      resource_type: event.resource_type,
+      resource_id: event.resource_sid,
+      occurred_at: iso8601(event.occurred_at),
+      details: { data: renderResource(event) },
+    },
+    { account: { type: "account", id: event.account_sid } },
+  );
+}
+
+const listQuery = z.strictObject({
+  ...pagingQuery,
+  "filter[account_id]": z.string().optional(),
+  "filter[type]": z.string().optional(),
+  "filter[resource_type]": z.string().optional(),
+  "filter[resource_id]": z.string().optional(),
+});
+
+export const carrierEventRoutes = [
+  defineRoute({
+    method: "GET",
+    path: collection,
+    surface: "carrier",
+    summary: "List events, oldest first: filter by account, event type, resource type and resource id",
+    auth: { kind: "carrier" },
+    query: listQuery,
+    response: collectionDocumentSchema(eventResource),
+    handle({ query, services }) {
+      const store = services.engine.store.events;
+      const account = query["filter[account_id]"];
+      const type = query["filter[type]"];
+      const records = (
+        account ? store.where("account", account) : type ? store.where("type", type) : store.all()
+      ).filter(
+        (e) =>
+          (!type || e.type === type) &&
+          (!query["filter[resource_type]"] || e.resource_type === query["filter[resource_type]"]) &&
+          (!query["filter[resource_id]"] || e.resource_sid === query["filter[resource_id]"]),
+      );
+      return collectionDocument({
+        path: collection,
+        filters: echoFilters(query),
+        page: query.page,
+        perPage: query.per_page,
+        records,
+        render: renderEvent,
+      });
+    },
+  }),
+  defineRoute({
+    method: "GET",
+    path: `${collection}/:id`,
+    surface: "carrier",
+    summary: "Fetch an event",
+    auth: { kind: "carrier" },
+    response: singleDocumentSchema(eventResource),
+    handle({ params, request, services }) {
+      const event = services.engine.store.events.get(params.id!);
+      if (!event) throw errors.notFound(request.path);
+      return singleDocument(200, renderEvent(event));
+    },
+  }),
+];

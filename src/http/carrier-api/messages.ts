@@ -1,0 +1,194 @@
+// Carrier messages: every SMS and MMS with its billing. List with the spec's filters, fetch, PATCH status and price.
+import { z } from "zod";
+import { errors } from "../../domain/errors.js";
+import { type Message, messageDirections, messageStatuses } from "../../domain/message.js";
+import { correctMessage } from "../../engine/billing-corrections.js";
+import { iso8601, iso8601OrNull } from "../format.js";
+import { defineRoute } from "../route.js";
+import type { RouteServices } from "../services.js";
+import {
+  carrierBase,
+  collectionDocument,
+  collectionDocumentSchema,
+  dateFilter,
+  dateRange,
+  echoFilters,
+  numberFilter,
+  pagingQuery,
+  resourceObject,
+  resourceSchema,
+  singleDocument,
+  singleDocumentSchema,
+} from "./document.js";
+import { chargePrice } from "./phone-calls.js";
+
+const collection = `${carrierBase}/messages`;
+const instance = `${collection}/:id`;
+
+export const messageTypes = ["sms", "mms"] as const;
+
+/** A message with media is an MMS (Twilio's MM sids), any other an SMS. */
+export const messageTypeOf = (message: Message) =>
+  message.num_media > 0 || message.sid.startsWith("MM") ? "mms" : "sms";
+
+export const messageResource = resourceSchema(
+  "message",
+  z.object({
+    account_id: z.string(),
+    message_type: z.enum(messageTypes),
+    direction: z.enum(messageDirections),
+    from: z.string(),
+    to: z.string(),
+    body: z.string(),
+    num_segments: z.number().int(),
+    num_media: z.number().int(),
+    encoding: z.string(),
+    status: z.enum(messageStatuses),
+    error_code: z.number().int().nullable(),
+    error_message: z.string().nullable(),
+    price: z.string().nullable(),
+    price_unit: z.string(),
+    sent_at: z.string().nullable(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  }),
+);
+
+export function renderMessage(message: Message) {
+  return resourceObject(
+    "message",
+    message.sid,
+    `${collection}/${message.sid}`,
+    {
+      account_id: message.account_sid,
+      message_type: messageTypeOf(message),
+      direction: message.direction,
+      from: message.from,
+      to: message.to,
+      body: message.body,
+      num_segments: message.num_segments,
+      num_media: message.num_media,
+      encoding: message.encoding,
+      status: message.status,
+      error_code: message.error_code,
+      error_message: message.error_message,
+      price: message.price,
+      price_unit: message.price_unit,
+      sent_at: iso8601OrNull(message.date_sent),
+      created_at: iso8601(message.created_at),
+      updated_at: iso8601(message.updated_at),
+    },
+    { account: { type: "account", id: message.account_sid } },
+  );
+}
+
+/** `filter[created_at]`: a UTC date or a leading part of a timestamp ("2026", "2026-01", "2026-01-31T10"). */
+const createdAtFilter = z
+  .string()
+  .regex(
+    /^\d{4}(-\d\d(-\d\d(T\d\d(:\d\d(:\d\dZ?)?)?)?)?)?$/,
+    "must be a UTC date or the start of a timestamp, e.g. 2026-01-31 or 2026-01-31T10:15",
+  );
+
+const listQuery = z.strictObject({
+  ...pagingQuery,
+  "filter[account_id]": z.string().optional(),
+  "filter[to]": numberFilter.optional(),
+  "filter[from]": numberFilter.optional(),
+  "filter[status]": z
+    .enum(messageStatuses, { error: `must be one of ${messageStatuses.join(", ")}` })
+    .optional(),
+  "filter[message_type]": z.enum(messageTypes, { error: 'must be "sms" or "mms"' }).optional(),
+  "filter[direction]": z
+    .enum(messageDirections, { error: `must be one of ${messageDirections.join(", ")}` })
+    .optional(),
+  "filter[created_at]": createdAtFilter.optional(),
+  "filter[from_date]": dateFilter.optional(),
+  "filter[to_date]": dateFilter.optional(),
+});
+
+const updateBody = z.object({
+  data: z.object({
+    type: z.literal("message"),
+    id: z.string(),
+    attributes: z.strictObject({
+      status: z.enum(messageStatuses, { error: `must be one of ${messageStatuses.join(", ")}` }).optional(),
+      price: chargePrice.optional(),
+    }),
+  }),
+});
+
+function findMessage(services: RouteServices, id: string, path: string): Message {
+  const message = services.engine.store.messages.get(id);
+  if (!message) throw errors.notFound(path);
+  return message;
+}
+
+export const carrierMessageRoutes = [
+  defineRoute({
+    method: "GET",
+    path: collection,
+    surface: "carrier",
+    summary: "List messages: filter by account, to, from, status, message type, direction and creation date",
+    auth: { kind: "carrier" },
+    query: listQuery,
+    response: collectionDocumentSchema(messageResource),
+    handle({ query, services }) {
+      const store = services.engine.store.messages;
+      const account = query["filter[account_id]"];
+      const status = query["filter[status]"];
+      const created = query["filter[created_at]"];
+      const [start, end] = dateRange(query["filter[from_date]"], query["filter[to_date]"]);
+      const records = (
+        account ? store.where("account", account) : status ? store.where("status", status) : store.all()
+      ).filter(
+        (m) =>
+          (!status || m.status === status) &&
+          (!query["filter[to]"] || m.to === query["filter[to]"]) &&
+          (!query["filter[from]"] || m.from === query["filter[from]"]) &&
+          (!query["filter[message_type]"] || messageTypeOf(m) === query["filter[message_type]"]) &&
+          (!query["filter[direction]"] || m.direction === query["filter[direction]"]) &&
+          (!created || iso8601(m.created_at).startsWith(created.replace(/Z$/, ""))) &&
+          m.created_at >= start &&
+          m.created_at < end,
+      );
+      return collectionDocument({
+        path: collection,
+        filters: echoFilters(query),
+        page: query.page,
+        perPage: query.per_page,
+        records,
+        render: renderMessage,
+      });
+    },
+  }),
+  defineRoute({
+    method: "GET",
+    path: instance,
+    surface: "carrier",
+    summary: "Fetch a message",
+    auth: { kind: "carrier" },
+    response: singleDocumentSchema(messageResource),
+    handle({ params, request, services }) {
+      return singleDocument(200, renderMessage(findMessage(services, params.id!, request.path)));
+    },
+  }),
+  defineRoute({
+    method: "PATCH",
+    path: instance,
+    surface: "carrier",
+    summary: "Correct a message's status or price (0 or negative) before reconciliation",
+    auth: { kind: "carrier" },
+    body: updateBody,
+    resourceType: "message",
+    idParam: "id",
+    response: singleDocumentSchema(messageResource),
+    handle({ params, body, request, services }) {
+      const message = findMessage(services, params.id!, request.path);
+      return singleDocument(
+        200,
+        renderMessage(correctMessage(services.engine, message, body.data.attributes)),
+      );
+    },
+  }),
+];

@@ -1,0 +1,174 @@
+// Carrier phone calls: the billing record of every call. List with filters, fetch, PATCH price.
+import { z } from "zod";
+import { type Call, callDirections, callStatuses } from "../../domain/call.js";
+import { errors } from "../../domain/errors.js";
+import { decimalString } from "../../domain/fields.js";
+import { correctCall } from "../../engine/billing-corrections.js";
+import { iso8601, iso8601OrNull } from "../format.js";
+import { defineRoute } from "../route.js";
+import type { RouteServices } from "../services.js";
+import {
+  carrierBase,
+  collectionDocument,
+  collectionDocumentSchema,
+  dateFilter,
+  dateRange,
+  echoFilters,
+  numberFilter,
+  pagingQuery,
+  resourceObject,
+  resourceSchema,
+  singleDocument,
+  singleDocumentSchema,
+} from "./document.js";
+
+const collection = `${carrierBase}/phone_calls`;
+const instance = `${collection}/:id`;
+
+export const phoneCallResource = resourceSchema(
+  "phone_call",
+  z.object({
+    account_id: z.string(),
+    direction: z.enum(callDirections),
+    from: z.string(),
+    to: z.string(),
+    status: z.enum(callStatuses),
+    duration: z.string().nullable(),
+    price: z.string().nullable(),
+    price_unit: z.string(),
+    parent_call_id: z.string().nullable(),
+    sip_trunk_id: z.string().nullable(),
+    answered_by: z.string().nullable(),
+    start_time: z.string().nullable(),
+    end_time: z.string().nullable(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  }),
+);
+
+export function renderPhoneCall(call: Call) {
+  return resourceObject(
+    "phone_call",
+    call.sid,
+    `${collection}/${call.sid}`,
+    {
+      account_id: call.account_sid,
+      direction: call.direction,
+      from: call.from,
+      to: call.to,
+      status: call.status,
+      duration: call.duration === null ? null : String(call.duration),
+      price: call.price,
+      price_unit: call.price_unit,
+      parent_call_id: call.parent_call_sid,
+      sip_trunk_id: call.trunk_sid,
+      answered_by: call.answered_by,
+      start_time: iso8601OrNull(call.start_time),
+      end_time: iso8601OrNull(call.end_time),
+      created_at: iso8601(call.created_at),
+      updated_at: iso8601(call.updated_at),
+    },
+    {
+      account: { type: "account", id: call.account_sid },
+      sip_trunk: { type: "sip_trunk", id: call.trunk_sid },
+    },
+  );
+}
+
+/** Spec: "a charge is represented as a negative value"; a correction may also make a call free ("0"). */
+export const chargePrice = decimalString.refine(
+  (p) => p.startsWith("-") || /^0+(\.0+)?$/.test(p),
+  'must be 0 or negative, e.g. "-0.01300": a charge is a negative price',
+);
+
+const listQuery = z.strictObject({
+  ...pagingQuery,
+  "filter[account_id]": z.string().optional(),
+  "filter[status]": z.enum(callStatuses, { error: `must be one of ${callStatuses.join(", ")}` }).optional(),
+  "filter[direction]": z
+    .enum(callDirections, { error: `must be one of ${callDirections.join(", ")}` })
+    .optional(),
+  "filter[from]": numberFilter.optional(),
+  "filter[to]": numberFilter.optional(),
+  "filter[sip_trunk_id]": z.string().optional(),
+  "filter[from_date]": dateFilter.optional(),
+  "filter[to_date]": dateFilter.optional(),
+});
+
+const updateBody = z.object({
+  data: z.object({
+    type: z.literal("phone_call"),
+    id: z.string(),
+    attributes: z.strictObject({ price: chargePrice.optional() }),
+  }),
+});
+
+function findCall(services: RouteServices, id: string, path: string): Call {
+  const call = services.engine.store.calls.get(id);
+  if (!call) throw errors.notFound(path);
+  return call;
+}
+
+export const carrierPhoneCallRoutes = [
+  defineRoute({
+    method: "GET",
+    path: collection,
+    surface: "carrier",
+    summary: "List calls: filter by account, status, direction, from, to, trunk and creation date",
+    auth: { kind: "carrier" },
+    query: listQuery,
+    response: collectionDocumentSchema(phoneCallResource),
+    handle({ query, services }) {
+      const store = services.engine.store.calls;
+      const account = query["filter[account_id]"];
+      const status = query["filter[status]"];
+      const [start, end] = dateRange(query["filter[from_date]"], query["filter[to_date]"]);
+      const records = (
+        account ? store.where("account", account) : status ? store.where("status", status) : store.all()
+      ).filter(
+        (c) =>
+          (!status || c.status === status) &&
+          (!query["filter[direction]"] || c.direction === query["filter[direction]"]) &&
+          (!query["filter[from]"] || c.from === query["filter[from]"]) &&
+          (!query["filter[to]"] || c.to === query["filter[to]"]) &&
+          (!query["filter[sip_trunk_id]"] || c.trunk_sid === query["filter[sip_trunk_id]"]) &&
+          c.created_at >= start &&
+          c.created_at < end,
+      );
+      return collectionDocument({
+        path: collection,
+        filters: echoFilters(query),
+        page: query.page,
+        perPage: query.per_page,
+        records,
+        render: renderPhoneCall,
+      });
+    },
+  }),
+  defineRoute({
+    method: "GET",
+    path: instance,
+    surface: "carrier",
+    summary: "Fetch a call's billing record",
+    auth: { kind: "carrier" },
+    response: singleDocumentSchema(phoneCallResource),
+    handle({ params, request, services }) {
+      return singleDocument(200, renderPhoneCall(findCall(services, params.id!, request.path)));
+    },
+  }),
+  defineRoute({
+    method: "PATCH",
+    path: instance,
+    surface: "carrier",
+    summary: "Override a call's price before reconciliation (0 or negative)",
+    auth: { kind: "carrier" },
+    body: updateBody,
+    resourceType: "phone_call",
+    idParam: "id",
+    response: singleDocumentSchema(phoneCallResource),
+    handle({ params, body, request, services }) {
+      const call = findCall(services, params.id!, request.path);
+      return singleDocument(200, renderPhoneCall(correctCall(services.engine, call, body.data.attributes)));
+    },
+  }),
+];

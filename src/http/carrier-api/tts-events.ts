@@ -1,0 +1,112 @@
+// Carrier TTS events: one per text-to-speech use (account, call, voice, characters, price). List and fetch.
+import { z } from "zod";
+import type { TtsEvent } from "../../domain/carrier-records.js";
+import { errors } from "../../domain/errors.js";
+import { iso8601 } from "../format.js";
+import { defineRoute } from "../route.js";
+import {
+  carrierBase,
+  collectionDocument,
+  collectionDocumentSchema,
+  dateFilter,
+  dateRange,
+  echoFilters,
+  pagingQuery,
+  resourceObject,
+  resourceSchema,
+  singleDocument,
+  singleDocumentSchema,
+} from "./document.js";
+
+const collection = `${carrierBase}/tts_events`;
+
+export const ttsEventResource = resourceSchema(
+  "tts_event",
+  z.object({
+    account_id: z.string(),
+    phone_call_id: z.string().nullable(),
+    voice: z.string(),
+    characters: z.number().int(),
+    price: z.string(),
+    price_unit: z.string(),
+    created_at: z.string(),
+  }),
+);
+
+export function renderTtsEvent(event: TtsEvent) {
+  return resourceObject(
+    "tts_event",
+    event.sid,
+    `${collection}/${event.sid}`,
+    {
+      account_id: event.account_sid,
+      phone_call_id: event.call_sid,
+      voice: event.voice,
+      characters: event.characters,
+      price: event.price,
+      price_unit: event.price_unit,
+      created_at: iso8601(event.created_at),
+    },
+    {
+      account: { type: "account", id: event.account_sid },
+      phone_call: { type: "phone_call", id: event.call_sid },
+    },
+  );
+}
+
+const listQuery = z.strictObject({
+  ...pagingQuery,
+  "filter[account_id]": z.string().optional(),
+  "filter[phone_call_id]": z.string().optional(),
+  "filter[voice]": z.string().optional(),
+  "filter[from_date]": dateFilter.optional(),
+  "filter[to_date]": dateFilter.optional(),
+});
+
+export const carrierTtsEventRoutes = [
+  defineRoute({
+    method: "GET",
+    path: collection,
+    surface: "carrier",
+    summary: "List TTS uses: filter by account, call, voice and creation date",
+    auth: { kind: "carrier" },
+    query: listQuery,
+    response: collectionDocumentSchema(ttsEventResource),
+    handle({ query, services }) {
+      const store = services.engine.store.ttsEvents;
+      const account = query["filter[account_id]"];
+      const call = query["filter[phone_call_id]"];
+      const [start, end] = dateRange(query["filter[from_date]"], query["filter[to_date]"]);
+      const records = (
+        call ? store.where("call", call) : account ? store.where("account", account) : store.all()
+      ).filter(
+        (t) =>
+          (!account || t.account_sid === account) &&
+          (!query["filter[voice]"] || t.voice === query["filter[voice]"]) &&
+          t.created_at >= start &&
+          t.created_at < end,
+      );
+      return collectionDocument({
+        path: collection,
+        filters: echoFilters(query),
+        page: query.page,
+        perPage: query.per_page,
+        records,
+        render: renderTtsEvent,
+      });
+    },
+  }),
+  defineRoute({
+    method: "GET",
+    path: `${collection}/:id`,
+    surface: "carrier",
+    summary: "Fetch a TTS event",
+    auth: { kind: "carrier" },
+    response: singleDocumentSchema(ttsEventResource),
+    handle({ params, request, services }) {
+      const event = services.engine.store.ttsEvents.get(params.id!);
+      if (!event) throw errors.notFound(request.path);
+      return singleDocument(200, renderTtsEvent(event));
+    },
+  }),
+];
