@@ -128,7 +128,13 @@ export function startStopwatch(): () => number {
   return () => Math.round((performance.now() - start) * 1000) / 1000;
 }
 
-/** Waits `ms` of real time whatever the sandbox clock: an injected delay is felt by a real client. */
-export function waitRealTime(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * Waits `ms` of real time whatever the sandbox clock: an injected delay is felt by a real client.
+ * `unref`: the wait does not keep the process alive (a shutdown's upper bound).
+ */
+export function waitRealTime(ms: number, options: { unref?: boolean } = {}): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    if (options.unref) timer.unref?.();
+  });
 }

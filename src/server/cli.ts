@@ -1,9 +1,13 @@
 #!/usr/bin/env node
 // The voice-sandbox command line: `voice-sandbox serve` runs the standalone sandbox.
 import { Command, InvalidArgumentError, Option } from "commander";
-import { pino } from "pino";
+import { type Logger, pino } from "pino";
+import pinoPretty from "pino-pretty";
+import { parseDuration } from "../engine/duration.js";
 import { FixtureError } from "../fixtures/load.js";
 import { defaultFixturesPath, version } from "../sandbox.js";
+import { loadConfigFile } from "./config-file.js";
+import { DataDirError } from "./persistence/data-dir.js";
 import { serve } from "./serve.js";
 
 const toPort = (value: string) => {
@@ -12,15 +16,57 @@ const toPort = (value: string) => {
     throw new InvalidArgumentError("must be a port number 0-65535");
   return port;
 };
+const toCount = (minimum: number) => (value: string) => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < minimum)
+    throw new InvalidArgumentError(`must be a whole number, ${minimum} or more`);
+  return n;
+};
+const toDuration = (value: string) => {
+  try {
+    return parseDuration(value);
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
+};
+
+/** Secrets never reach the logs, whatever logs them. */
+export const redactPaths = [
+  "carrierKey",
+  "adminToken",
+  "authorization",
+  "*.carrierKey",
+  "*.adminToken",
+  "*.authorization",
+  "*.headers.authorization",
+  "*.auth_token",
+];
+
+function createLogger(level: string, format: string | undefined): Logger {
+  const pretty = format === "pretty" || (format === undefined && process.stdout.isTTY === true);
+  const options = {
+    level,
+    base: { name: "voice-sandbox" },
+    redact: { paths: redactPaths, censor: "[redacted]" },
+  };
+  return pretty ? pino(options, pinoPretty({ colorize: true, destination: 1 })) : pino(options);
+}
 
 const program = new Command()
   .name("voice-sandbox")
   .description("A local, stateful emulator of the voice and messaging service (account API and carrier API).")
   .version(version);
 
-program
+const serveCommand = program
   .command("serve")
-  .description("Run the standalone sandbox server")
+  .description(
+    "Run the standalone sandbox server. Every option also reads an environment variable (shown) or a key of the --config file; the command line wins over the environment, the environment over the file.",
+  )
+  .addOption(
+    new Option("-c, --config <file>", "config file (JSON or YAML) with option names as keys").env(
+      "VOICE_SANDBOX_CONFIG",
+    ),
+  )
   .addOption(
     new Option("-p, --port <port>", "port to listen on")
       .env("VOICE_SANDBOX_PORT")
@@ -37,7 +83,7 @@ program
   )
   .addOption(new Option("--seed <seed>", "seed for ids").env("VOICE_SANDBOX_SEED").default("1"))
   .addOption(
-    new Option("--clock <mode>", "real or virtual time")
+    new Option("--clock <mode>", "real or virtual time (switchable later: POST /__sandbox/clock)")
       .choices(["real", "virtual"])
       .env("VOICE_SANDBOX_CLOCK")
       .default("real"),
@@ -52,36 +98,119 @@ program
       "VOICE_SANDBOX_ADMIN_TOKEN",
     ),
   )
-  .addOption(new Option("--log-level <level>", "log level").env("VOICE_SANDBOX_LOG_LEVEL").default("info"))
-  .action(async (options) => {
-    const logger = pino({ level: options.logLevel, redact: ["carrierKey", "adminToken", "*.authorization"] });
-    try {
-      const seed = /^\d+$/.test(options.seed) ? Number(options.seed) : options.seed;
-      const running = await serve({
-        port: options.port,
-        host: options.host,
-        fixtures: options.fixtures,
-        seed,
-        clock: options.clock,
-        carrierKey: options.carrierKey,
-        adminToken: options.adminToken,
-      });
-      logger.info(
-        { url: running.url, fixtures: options.fixtures, clock: options.clock },
-        `voice-sandbox listening on ${running.url}`,
-      );
-      const stop = (signal: string) => {
-        logger.info({ signal }, "shutting down");
-        void running.close().then(() => process.exit(0));
-      };
-      process.once("SIGTERM", () => stop("SIGTERM"));
-      process.once("SIGINT", () => stop("SIGINT"));
-    } catch (error) {
-      if (error instanceof FixtureError)
-        process.stderr.write(`voice-sandbox: bad fixture file\n${error.message}\n`);
-      else process.stderr.write(`voice-sandbox: ${error instanceof Error ? error.message : String(error)}\n`);
-      process.exit(1);
+  .addOption(
+    new Option(
+      "-d, --data-dir <dir>",
+      "keep the state in this directory: replayed at start, each acknowledged change on disk before its response",
+    ).env("VOICE_SANDBOX_DATA_DIR"),
+  )
+  .addOption(
+    new Option(
+      "--snapshot-every <records>",
+      "compact the change journal into a snapshot after this many records",
+    )
+      .env("VOICE_SANDBOX_SNAPSHOT_EVERY")
+      .default(1000)
+      .argParser(toCount(1)),
+  )
+  .addOption(
+    new Option("--journal-limit <requests>", "how many requests GET /__sandbox/requests keeps (0: none)")
+      .env("VOICE_SANDBOX_JOURNAL_LIMIT")
+      .default(1000)
+      .argParser(toCount(0)),
+  )
+  .addOption(
+    new Option(
+      "--shutdown-grace <duration>",
+      "on SIGTERM/SIGINT, wait at most this long for requests and webhook deliveries",
+    )
+      .env("VOICE_SANDBOX_SHUTDOWN_GRACE")
+      .default("5s"),
+  )
+  .addOption(
+    new Option("--log-level <level>", "log level")
+      .choices(["trace", "debug", "info", "warn", "error", "fatal", "silent"])
+      .env("VOICE_SANDBOX_LOG_LEVEL")
+      .default("info"),
+  )
+  .addOption(
+    new Option("--log-format <format>", "pretty or json (default: pretty on a terminal, JSON otherwise)")
+      .choices(["pretty", "json"])
+      .env("VOICE_SANDBOX_LOG_FORMAT"),
+  );
+
+serveCommand.action(async (options) => {
+  let logger: Logger | undefined;
+  try {
+    if (options.config) {
+      // The file fills in only what neither the command line nor the environment set.
+      for (const [key, value] of Object.entries(loadConfigFile(options.config))) {
+        const source = serveCommand.getOptionValueSource(key);
+        if (source === undefined || source === "default")
+          serveCommand.setOptionValueWithSource(key, value, "config");
+      }
+      options = serveCommand.opts();
     }
-  });
+    logger = createLogger(options.logLevel, options.logFormat);
+    const seed = /^\d+$/.test(String(options.seed)) ? Number(options.seed) : String(options.seed);
+    const running = await serve({
+      port: options.port,
+      host: options.host,
+      fixtures: options.fixtures,
+      seed,
+      clock: options.clock,
+      carrierKey: options.carrierKey,
+      adminToken: options.adminToken,
+      dataDir: options.dataDir,
+      snapshotEvery: options.snapshotEvery,
+      journalLimit: options.journalLimit,
+      shutdownGraceMs: toDuration(String(options.shutdownGrace)),
+      logger,
+    });
+    logger.info(
+      {
+        url: running.url,
+        fixtures: options.fixtures,
+        clock: options.clock,
+        dataDir: options.dataDir ?? null,
+        adminToken: options.adminToken,
+        carrierKey: options.carrierKey,
+      },
+      `voice-sandbox listening on ${running.url}`,
+    );
+    let stopping = false;
+    const stop = (signal: string) => {
+      if (stopping) {
+        logger?.warn({ signal }, "second signal: exiting now");
+        process.exit(1);
+      }
+      stopping = true;
+      logger?.info(
+        { signal },
+        "shutting down: no new requests, finishing those in flight, flushing the journal",
+      );
+      running.close().then(
+        () => {
+          logger?.info({}, "stopped");
+          logger?.flush();
+          process.exit(0);
+        },
+        (error: unknown) => {
+          process.stderr.write(`voice-sandbox: shutdown failed: ${(error as Error).message}\n`);
+          process.exit(1);
+        },
+      );
+    };
+    process.once("SIGTERM", () => stop("SIGTERM"));
+    process.once("SIGINT", () => stop("SIGINT"));
+  } catch (error) {
+    if (error instanceof FixtureError)
+      process.stderr.write(`voice-sandbox: bad fixture file\n${error.message}\n`);
+    else if (error instanceof DataDirError)
+      process.stderr.write(`voice-sandbox: cannot load the data directory\n${error.message}\n`);
+    else process.stderr.write(`voice-sandbox: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  }
+});
 
 await program.parseAsync(process.argv);

@@ -3,11 +3,29 @@ import { createServer, type Server } from "node:http";
 import express from "express";
 import { createExpressMiddleware, isSandboxPath } from "../adapters/express.js";
 import { createNodeListener } from "../adapters/node.js";
+import { startStopwatch, waitRealTime } from "../engine/clock.js";
+import type { Handle } from "../http/handle.js";
 import { createSandboxCore, type SandboxCore, type SandboxOptions } from "../sandbox.js";
+import { createDocsRouter, docsPath } from "./docs-page.js";
+import { openDataDir, type Persistence } from "./persistence/data-dir.js";
+
+/** The few logger methods the server uses (pino's shape). */
+export interface ServerLogger {
+  debug(data: object, message: string): void;
+  info(data: object, message: string): void;
+  warn(data: object, message: string): void;
+}
 
 export interface ServeOptions extends SandboxOptions {
   port?: number;
   host?: string;
+  /** Keep the state here: replayed at start, every acknowledged change on disk before its response. */
+  dataDir?: string;
+  /** Compact the change journal into a snapshot after this many records (default 1000). */
+  snapshotEvery?: number;
+  /** How long a shutdown waits for requests and webhook deliveries in flight. Default 5000 ms. */
+  shutdownGraceMs?: number;
+  logger?: ServerLogger;
 }
 
 export interface RunningServer {
@@ -15,14 +33,22 @@ export interface RunningServer {
   sandbox: SandboxCore;
   /** `http://host:port` actually bound (port 0 picks a free one). */
   url: string;
+  persistence: Persistence | undefined;
+  /**
+   * Graceful stop: stop accepting, let requests and webhook deliveries in flight finish (bounded by
+   * `shutdownGraceMs`), stop the clock, and flush the change journal.
+   */
   close(): Promise<void>;
 }
 
-/** The Express app for everything off the hot path (landing page, later docs and dashboard). */
-export function createApp(sandbox: SandboxCore) {
+const silent: ServerLogger = { debug: () => undefined, info: () => undefined, warn: () => undefined };
+
+/** The Express app for everything off the hot path: landing page and API reference. */
+export function createApp(sandbox: SandboxCore, handle: Handle = sandbox.handle) {
   const app = express();
   app.disable("x-powered-by");
-  app.use(createExpressMiddleware(sandbox.handle));
+  app.use(createDocsRouter());
+  app.use(createExpressMiddleware(handle));
   app.get("/", (_req, res) => {
     res
       .type("text/plain")
@@ -32,20 +58,49 @@ export function createApp(sandbox: SandboxCore) {
           "",
           "Account API:  /2010-04-01/Accounts/{AccountSid}/...",
           "Carrier API:  /carrier/v1/...",
-          "Admin API:    /__sandbox/health, /__sandbox/state, /__sandbox/reset",
+          "Admin API:    /__sandbox/health, /__sandbox/state, /__sandbox/reset, /__sandbox/requests, /__sandbox/faults",
+          `Reference:    ${docsPath} (OpenAPI document at /__sandbox/openapi.json)`,
         ].join("\n"),
       );
   });
   return app;
 }
 
+/** Logs each request at debug level; the request journal keeps the same facts for `GET /__sandbox/requests`. */
+function logRequests(handle: Handle, logger: ServerLogger): Handle {
+  return async (request) => {
+    const elapsed = startStopwatch();
+    const response = await handle(request);
+    logger.debug(
+      { method: request.method, path: request.path, status: response.status, latency_ms: elapsed() },
+      "request",
+    );
+    return response;
+  };
+}
+
 export async function serve(options: ServeOptions = {}): Promise<RunningServer> {
+  const logger = options.logger ?? silent;
   const sandbox = createSandboxCore({ clock: "real", ...options });
-  const app = createApp(sandbox);
-  const fast = createNodeListener(sandbox.handle);
+  const persistence = options.dataDir
+    ? await openDataDir(sandbox, options.dataDir, {
+        ...(options.snapshotEvery !== undefined ? { snapshotEvery: options.snapshotEvery } : {}),
+        warn: (message) => logger.warn({ dataDir: options.dataDir }, message),
+      })
+    : undefined;
+  if (persistence) {
+    logger.info(
+      { dataDir: options.dataDir, ...persistence.replayed },
+      `state loaded from ${options.dataDir} (${persistence.replayed.records} journal records replayed)`,
+    );
+  }
+  const core = persistence ? persistence.wrap(sandbox.handle) : sandbox.handle;
+  const handle = logRequests(core, logger);
+  const app = createApp(sandbox, handle);
+  const fast = createNodeListener(handle);
   // Measured: Express routing costs about three quarters of a bare server's throughput, so API paths skip it.
   const server = createServer((req, res) => {
-    if (isSandboxPath(req.url)) void fast(req, res);
+    if (isSandboxPath(req.url) && !req.url?.startsWith(docsPath)) void fast(req, res);
     else app(req, res);
   });
   server.keepAliveTimeout = 65_000;
@@ -57,15 +112,33 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : (options.port ?? 4010);
   const shownHost = host.includes(":") ? `[${host}]` : host;
+  const grace = options.shutdownGraceMs ?? 5000;
+
+  let closing: Promise<void> | undefined;
+  const close = async () => {
+    const deadline = waitRealTime(grace, { unref: true });
+    // Stop accepting; idle keep-alive connections go now, busy ones when their request is answered.
+    const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    await Promise.race([stopped, deadline]);
+    server.closeAllConnections();
+    const webhooks = (sandbox as Partial<Pick<SandboxCore, "webhooks">>).webhooks;
+    if (webhooks?.busy()) {
+      logger.info({}, "waiting for webhook deliveries in flight");
+      await Promise.race([webhooks.idle(), deadline]);
+    }
+    sandbox.clock.dispose();
+    await persistence?.close();
+  };
+
   return {
     server,
     sandbox,
     url: `http://${shownHost}:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        sandbox.clock.dispose();
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    persistence,
+    close: () => {
+      closing ??= close();
+      return closing;
+    },
   };
 }

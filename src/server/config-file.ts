@@ -1,0 +1,57 @@
+// The optional config file (`--config`): JSON or YAML with the same names as the command-line options.
+import { readFileSync } from "node:fs";
+import { parse } from "yaml";
+import { z } from "zod";
+
+/** What a config file may set; names as the long options, in kebab-case or camelCase. */
+export const configFileSchema = z.strictObject({
+  port: z.number().int().min(0).max(65535).optional(),
+  host: z.string().optional(),
+  fixtures: z.string().optional(),
+  seed: z.union([z.string(), z.number()]).transform(String).optional(),
+  clock: z.enum(["real", "virtual"]).optional(),
+  carrierKey: z.string().optional(),
+  adminToken: z.string().optional(),
+  logLevel: z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"]).optional(),
+  logFormat: z.enum(["pretty", "json"]).optional(),
+  dataDir: z.string().optional(),
+  snapshotEvery: z.number().int().min(1).optional(),
+  journalLimit: z.number().int().min(0).optional(),
+  shutdownGrace: z.union([z.string(), z.number()]).transform(String).optional(),
+});
+export type ConfigFile = z.infer<typeof configFileSchema>;
+
+const camel = (key: string) => key.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+
+/** Reads and checks a config file; throws an Error naming the file and the bad key. */
+export function loadConfigFile(path: string): ConfigFile {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    throw new Error(
+      `${path}: cannot read the config file (${(error as NodeJS.ErrnoException).code ?? "error"})`,
+    );
+  }
+  let raw: unknown;
+  try {
+    // YAML is a superset of JSON. No custom tags, and a small alias budget against alias bombs.
+    raw = parse(text, { maxAliasCount: 100, uniqueKeys: true });
+  } catch (error) {
+    throw new Error(`${path}: ${(error as Error).message.split("\n")[0]}`);
+  }
+  if (raw === null || raw === undefined) return {};
+  if (typeof raw !== "object" || Array.isArray(raw))
+    throw new Error(`${path}: the config file must be a mapping of option names to values`);
+  const named = Object.fromEntries(Object.entries(raw).map(([key, value]) => [camel(key), value]));
+  const result = configFileSchema.safeParse(named);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0]!;
+  const key =
+    issue.code === "unrecognized_keys"
+      ? issue.keys.join(", ")
+      : issue.path.map(String).join(".") || "(top level)";
+  throw new Error(
+    `${path}: ${key}: ${issue.code === "unrecognized_keys" ? "not an option (see voice-sandbox serve --help)" : issue.message}`,
+  );
+}
