@@ -45,3 +45,24 @@ export type { FixtureInput } from "./fixtures/schema.js";
 export type { Handle } from "./http/handle.js";
 export type { SandboxRequest, SandboxResponse } from "./http/types.js";
 export { createSandboxCore, type SandboxCore, type SandboxOptions, type SandboxSnapshot } from "./sandbox.js";
+export {
+  type AttemptOutcome,
+  computeSignature,
+  createWebhookReceiverMiddleware,
+  type DeliveryAttempt,
+  type DeliveryFilter,
+  defaultWebhookOptions,
+  type OutboundKind,
+  type OutboundRequest,
+  type OutboundResult,
+  type ReceivedWebhook,
+  type ReceiverAnswer,
+  type ReceiverMiddlewareOptions,
+  signatureHeader,
+  twilioSignatureHeader,
+  validateSignature,
+  verifyWebhookRequest,
+  type WebhookDispatcher,
+  type WebhookOptions,
+  type WebhookReceiver,
+} from "./webhooks/index.js";

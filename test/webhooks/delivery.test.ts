@@ -5,7 +5,7 @@ import { createSandbox, type Sandbox } from "../../src/index.js";
 import type { OutboundRequest } from "../../src/webhooks/contract.js";
 import { validateSignature } from "../../src/webhooks/sign.js";
 import { fixtures } from "../support/fixtures.js";
-import { closedPort, type Receiver, startReceiver } from "./receiver.js";
+import { type Behaviour, closedPort, type Receiver, startReceiver } from "./receiver.js";
 
 const token = fixtures.acme.authToken;
 const callSid = "CA00000000000000000000000000000001";
@@ -269,16 +269,17 @@ describe("retries", () => {
   });
 
   it("does not retry markup fetches and follows their redirects", async () => {
-    receiver.behave((request) =>
-      request.path === "/voice"
-        ? { status: 301, headers: { location: "/twiml" } }
-        : request.path === "/twiml"
-          ? {
-              status: 200,
-              body: "<Response><Say>hi</Say></Response>",
-              headers: { "content-type": "text/xml" },
-            }
-          : { status: 500 },
+    receiver.behave(
+      (request): Behaviour =>
+        request.path === "/voice"
+          ? { status: 301, headers: { location: "/twiml" } }
+          : request.path === "/twiml"
+            ? {
+                status: 200,
+                body: "<Response><Say>hi</Say></Response>",
+                headers: { "content-type": "text/xml" },
+              }
+            : { status: 500 },
     );
     const markup = await sandbox.webhooks.request(
       statusCallback(`${receiver.base}/voice`, { kind: "voice-markup", params: { CallSid: callSid } }),

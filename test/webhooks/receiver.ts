@@ -18,7 +18,12 @@ export interface ReceivedRequest {
 
 /** What the receiver does with one request: answer, reset the connection, or never answer. */
 export type Behaviour =
-  | { status: number; body?: string; headers?: Record<string, string>; delayMs?: number }
+  | {
+      status: number;
+      body?: string | undefined;
+      headers?: Record<string, string> | undefined;
+      delayMs?: number;
+    }
   | "reset"
   | "hang";
 
