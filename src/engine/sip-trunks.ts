@@ -79,8 +79,9 @@ function checkTrunk(ctx: EngineContext, trunk: SipTrunk): void {
 export function createSipTrunk(ctx: EngineContext, input: NewSipTrunk): SipTrunk {
   return ctx.store.transact(() => {
     const now = ctx.clock.now();
-    const trunk: SipTrunk = {
-      sid: ctx.ids.mint("TK"),
+    // Checked before an id is minted, so a refused trunk leaves the id sequence untouched.
+    const draft: SipTrunk = {
+      sid: "",
       account_sid: input.account_sid ?? null,
       name: input.name,
       termination_uris: input.termination_uris ?? [],
@@ -91,8 +92,8 @@ export function createSipTrunk(ctx: EngineContext, input: NewSipTrunk): SipTrunk
       created_at: now,
       updated_at: now,
     };
-    checkTrunk(ctx, trunk);
-    ctx.store.sipTrunks.insert(trunk);
+    checkTrunk(ctx, draft);
+    const trunk = ctx.store.sipTrunks.insert({ ...draft, sid: ctx.ids.mint("TK") });
     recordEvent(ctx, "sip_trunk.created", trunk.account_sid, "sip_trunk", withoutSecret(trunk));
     return trunk;
   });
