@@ -22,7 +22,10 @@ export interface Sandbox extends SandboxCore {
 
 export function createSandbox(options: CreateSandboxOptions = {}): Sandbox {
   const { baseUrl = defaultBaseUrl, ...coreOptions } = options;
-  const core = createSandboxCore(coreOptions);
+  const core = createSandboxCore({
+    publicBaseUrl: Array.isArray(baseUrl) ? (baseUrl[0] ?? defaultBaseUrl) : baseUrl,
+    ...coreOptions,
+  });
   const handlers = createMswHandlers(core.handle, baseUrl);
   return Object.assign(core, {
     handlers,

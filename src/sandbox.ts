@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { createIdGenerator, type IdGeneratorState } from "./domain/ids.js";
 import { createStore, type Store } from "./domain/store.js";
+import { type CallEngine, createCallEngine } from "./engine/call-engine.js";
 import { type Clock, type ClockMode, createRealClock, createVirtualClock } from "./engine/clock.js";
 import type { EngineContext } from "./engine/context.js";
 import { createFaultRegistry, type FaultRegistry } from "./engine/faults.js";
@@ -39,6 +40,8 @@ export interface SandboxOptions {
   journalLimit?: number;
   /** Webhook delivery: `timeoutMs` (15000), `maxAttempts` (3), `backoffMs` (1000), `logLimit` (10000), `concurrency` (64), and a `fetch` of your own (default: the global one, so MSW sees deliveries). */
   webhooks?: WebhookOptions & { fetch?: typeof fetch };
+  /** Base of the URLs the sandbox hands out in webhooks (RecordingUrl, TranscriptionUrl). Default `https://api.voice-sandbox.test`. */
+  publicBaseUrl?: string;
 }
 
 export interface SandboxSnapshot {
@@ -70,6 +73,11 @@ export interface SandboxCore {
   settle(): Promise<void>;
   /** Calls `listener` after `reset()` or `restore()` replaced the whole state (persistence snapshots then). */
   onStateReplaced(listener: () => void): () => void;
+  /**
+   * The call engine: `ring({from, to, caller})` rings an incoming number, `setParty(number, behaviour)` scripts
+   * the far end, `timeline(callSid)`, `heard(callSid)`, `alerts()`, `press`/`speak` on a live call.
+   */
+  readonly calls: CallEngine;
 }
 
 export const packageRoot = fileURLToPath(new URL("..", import.meta.url));
@@ -117,9 +125,12 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
   const replaced = new Set<() => void>();
   const engine: EngineContext = { store, clock, ids, faults, webhooks };
   const settings: SandboxSettings = { carrierKey, adminToken: options.adminToken, version };
+  const publicBaseUrl = (options.publicBaseUrl ?? "https://api.voice-sandbox.test").replace(/\/+$/, "");
+  const calls = createCallEngine(engine, { publicBaseUrl: () => publicBaseUrl });
 
   const reset = (to: "fixtures" | "empty" = "fixtures") => {
     ids.setState(createIdGenerator(seed).state());
+    calls.reset();
     store.clear();
     if (to === "fixtures" && fixtures) applyFixtures(engine, fixtures);
     faults.clear();
@@ -143,6 +154,7 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
     }
     // Validates every table before touching anything.
     store.restore(candidate.store);
+    calls.reset();
     ids.setState(candidate.ids as IdGeneratorState);
     for (const listener of replaced) listener();
   };
@@ -173,5 +185,6 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
     onStateReplaced,
     webhooks,
     settle: createSettle(clock, webhooks),
+    calls,
   };
 }

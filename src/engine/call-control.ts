@@ -1,9 +1,10 @@
 // Call control from the account API: hang up, cancel, redirect, delete.
-// These work at record level for now; the lifecycle engine owns the transitions and will take over
-// their internals (timers, markup fetches, webhooks) behind the same signatures.
+// When a call engine drives the call, hang up, cancel and redirect go through it (transition table, verb
+// cleanup, callbacks, billing); without one (a bare engine context) they change the record only.
 import { type Call, isTerminalCallStatus } from "../domain/call.js";
 import { errors } from "../domain/errors.js";
 import type { EngineContext } from "./context.js";
+import { callEngineOf } from "./engine-registry.js";
 import { recordEvent } from "./events.js";
 
 const isLive = (call: Call) => !isTerminalCallStatus(call.status);
@@ -30,12 +31,16 @@ function endCall(ctx: EngineContext, call: Call, status: "completed" | "canceled
  */
 export function hangupCall(ctx: EngineContext, call: Call): Call {
   if (!isLive(call)) return call;
+  const engine = callEngineOf(ctx);
+  if (engine?.drives(call.sid)) return engine.hangup(call.sid);
   return endCall(ctx, call, call.status === "in-progress" ? "completed" : "canceled");
 }
 
 /** Status=canceled: only a queued or ringing call changes; Twilio leaves answered and finished calls alone. */
 export function cancelCall(ctx: EngineContext, call: Call): Call {
   if (call.status !== "queued" && call.status !== "ringing") return call;
+  const engine = callEngineOf(ctx);
+  if (engine?.drives(call.sid)) return engine.cancel(call.sid);
   return endCall(ctx, call, "canceled");
 }
 
@@ -58,6 +63,13 @@ export function redirectCall(ctx: EngineContext, call: Call, target: RedirectTar
       updated_at: ctx.clock.now(),
     });
     recordEvent(ctx, "phone_call.redirected", call.account_sid, "phone_call", redirected);
+    // A call running markup stops its verb and runs the new markup (after this change commits).
+    callEngineOf(ctx)?.redirect(
+      call.sid,
+      target.twiml
+        ? { kind: "twiml", twiml: target.twiml }
+        : { kind: "url", url: redirected.url ?? "", method: redirected.method },
+    );
     return redirected;
   });
 }

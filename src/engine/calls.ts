@@ -1,5 +1,6 @@
 // Calls as records: placing, updating and deleting them. The lifecycle engine drives their status over time.
 import type { Call, CallDirection, CallStatusEvent } from "../domain/call.js";
+import { assertMayCall } from "./call-admission.js";
 import type { EngineContext } from "./context.js";
 import { recordEvent } from "./events.js";
 
@@ -31,8 +32,12 @@ export interface NewCall {
   trunkSid?: string | null;
 }
 
-/** Creates the call record in `queued`; the lifecycle engine takes it from there. */
+/**
+ * Creates the call record in `queued`; the lifecycle engine takes it from there (it starts every queued
+ * outbound-api call it sees). API calls need an active account with credit (see call-admission.ts).
+ */
 export function createCallRecord(ctx: EngineContext, input: NewCall): Call {
+  if (input.direction === "outbound-api") assertMayCall(ctx, input.accountSid);
   return ctx.store.transact(() => {
     const now = ctx.clock.now();
     const call = ctx.store.calls.insert({

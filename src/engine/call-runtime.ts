@@ -1,0 +1,73 @@
+// What the engine keeps about a live call outside the store: its program, waits, party script and observations.
+import type { HeardEntry, Wake, WakeKind } from "../markup/effects.js";
+import type { PartyBehaviour, PartyStep } from "./party-behaviour.js";
+import type { EventHandle } from "./scheduler.js";
+
+export interface TimelineEntry {
+  /** Clock time (ms since the epoch). */
+  at: number;
+  kind: string;
+  detail: Record<string, unknown>;
+}
+
+export interface Utterance {
+  start: number;
+  end: number;
+  text: string;
+}
+
+export interface ActiveRecording {
+  sid: string;
+  startedAt: number;
+  channels: 1 | 2;
+  otherLegSid: string | null;
+  transcribe: { callback: string | null } | null;
+}
+
+export interface CallRuntime {
+  sid: string;
+  /** SequenceNumber of the next status callback. */
+  sequence: number;
+  timeline: TimelineEntry[];
+  heard: HeardEntry[];
+  /** The simulated party on the far end (callee outbound, caller inbound). */
+  behaviour: PartyBehaviour;
+  /** False when the party has no script at all: then default speech fills recordings. */
+  scripted: boolean;
+  untimed: PartyStep[];
+  verbCounts: Map<string, number>;
+  /** Timers to drop when the call ends (ringing, ring timeout, party steps, time limit). */
+  timers: EventHandle[];
+  program: Generator<unknown, unknown, unknown> | null;
+  waiting: { wake: WakeKind[]; timer: EventHandle | null } | null;
+  pendingSignals: Wake[];
+  /** What this leg's party said. */
+  speech: Utterance[];
+  recordings: Map<string, ActiveRecording>;
+  children: string[];
+  bridgedWith: string | null;
+  /** Terminal effects have run (or are scheduled). */
+  finishing: boolean;
+}
+
+export function createRuntime(sid: string, behaviour: PartyBehaviour, scripted: boolean): CallRuntime {
+  return {
+    sid,
+    sequence: 0,
+    timeline: [],
+    heard: [],
+    behaviour,
+    scripted,
+    untimed: behaviour.steps.filter((s) => s.at === undefined && s.on === undefined),
+    verbCounts: new Map(),
+    timers: [],
+    program: null,
+    waiting: null,
+    pendingSignals: [],
+    speech: [],
+    recordings: new Map(),
+    children: [],
+    bridgedWith: null,
+    finishing: false,
+  };
+}

@@ -1,0 +1,129 @@
+// What verb handlers yield to the engine (time and I/O), what they get back, and what they return.
+import type { Call } from "../domain/call.js";
+import type { MarkupNode } from "./parse.js";
+
+export type WakeKind = "dtmf" | "speech" | "speech-start" | "signal";
+
+/** Why a waiting verb resumed. */
+export type Wake =
+  | { kind: "timeout" }
+  | { kind: "dtmf"; digit: string }
+  | { kind: "speech"; text: string; confidence: number; startedAt: number }
+  | { kind: "speech-start" }
+  | { kind: "signal"; name: string; detail: Record<string, unknown> };
+
+export type Effect =
+  /** Wait `ms` (null: no deadline) or until one of the `wake` inputs arrives. */
+  | { type: "wait"; ms: number | null; wake: WakeKind[] }
+  /** A request to the customer's URL; resumes with the answer. Sim time stands still meanwhile. */
+  | { type: "fetch"; url: string; method: "GET" | "POST"; params: Record<string, string> };
+
+export type Navigation =
+  | { kind: "url"; url: string; method: "GET" | "POST"; params?: Record<string, string>; fallback?: boolean }
+  | { kind: "twiml"; twiml: string };
+
+export type Outcome =
+  | { type: "next" }
+  | { type: "navigate"; to: Navigation }
+  | { type: "hangup" }
+  | { type: "reject"; reason: "busy" | "rejected" };
+
+export type VerbRun = Generator<Effect, Outcome, unknown>;
+export type Step<T> = Generator<Effect, T, unknown>;
+
+/** The call is over (hangup by a party, by the API, or TimeLimit): verbs clean up and stop. */
+export class CallEnded extends Error {
+  constructor(readonly reason: string) {
+    super(`call ended: ${reason}`);
+    this.name = "CallEnded";
+  }
+}
+
+/** The API gave the call new markup (Url or Twiml on update): the running verb stops, the call moves on. */
+export class Redirected extends Error {
+  constructor(readonly to: Navigation) {
+    super("call redirected");
+    this.name = "Redirected";
+  }
+}
+
+export interface HeardEntry {
+  at: number;
+  kind: "say" | "play" | "beep" | "digits" | "error-prompt";
+  text?: string;
+  url?: string;
+  voice?: string;
+  language?: string;
+}
+
+export interface RecordingStart {
+  source: "RecordVerb" | "DialVerb" | "OutboundAPI" | "Conference";
+  channels: 1 | 2;
+  /** Callback settings from the verb or the call. */
+  statusCallback: string | null;
+  statusCallbackMethod: "GET" | "POST";
+  statusCallbackEvents: string[];
+  transcribe?: { callback: string | null } | undefined;
+  /** The other leg whose speech fills channel 2 (Dial recordings). */
+  otherLegSid?: string | undefined;
+}
+
+export interface RecordingHandle {
+  sid: string;
+  startedAt: number;
+}
+
+export interface DialTarget {
+  kind: "number" | "client" | "sip" | "extension" | "ring-group";
+  /** What the child leg's To is. */
+  to: string;
+  statusCallback: string | null;
+  statusCallbackMethod: "GET" | "POST";
+  statusCallbackEvents: string[];
+  /** Agent extension or ring group this target stands for. */
+  agentStatus?: string | undefined;
+  failed?: boolean | undefined;
+}
+
+/** Everything a verb may do synchronously to the call; time and I/O go through yielded effects. */
+export interface VerbEnv {
+  readonly callSid: string;
+  call(): Call;
+  now(): number;
+  /** URL of the document the verb came from (relative URLs resolve against it). */
+  readonly documentUrl: string | null;
+  resolve(url: string): string;
+  /** Standard voice parameters for an action request, with the call's current status. */
+  actionParams(extra: Record<string, string>): Record<string, string>;
+  timeline(kind: string, detail?: Record<string, unknown>): void;
+  heard(entry: Omit<HeardEntry, "at">): void;
+  /** Records a text-to-speech event (billed per character). */
+  tts(text: string, voice: string, language: string): void;
+  /** A verb began: the party's reactive steps for it are armed. */
+  verbStarted(node: MarkupNode): void;
+  /** A Gather or Record is listening: the party's next untimed step is played into it. */
+  listening(verb: "Gather" | "Record"): void;
+  /** Inbound calls are answered when their first verb other than Reject starts. */
+  answer(): void;
+  alert(code: number, message: string, level?: "error" | "warning"): void;
+  startRecording(start: RecordingStart): RecordingHandle;
+  /** Ends a recording; `trimTo` is the instant its audio ends (trailing silence trimmed). */
+  finishRecording(handle: RecordingHandle, endAt: number): { sid: string; duration: number; url: string };
+  discardRecording(handle: RecordingHandle): void;
+  /** Starts child legs for a Dial; their progress arrives as `signal` wakes named "leg". */
+  startLegs(targets: DialTarget[], options: LegOptions): string[];
+  /** Ends a child leg: cancel while ringing, hang up once answered. */
+  endLeg(sid: string): void;
+  /** Connects the parent with an answered child leg (its script starts). */
+  bridge(childSid: string): void;
+  accountExtension(extension: string): DialTarget | null;
+  ringGroup(
+    name: string,
+  ): { strategy: "simultaneous" | "sequential"; ringTimeout: number; targets: DialTarget[] } | null;
+}
+
+export interface LegOptions {
+  callerId: string | null;
+  timeout: number;
+  timeLimit: number;
+}

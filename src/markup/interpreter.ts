@@ -1,0 +1,176 @@
+// Runs a call's markup as one resumable program: fetch, parse, validate, run verbs in order, follow navigations.
+import type { OutboundResult } from "../webhooks/contract.js";
+import type { Navigation, Outcome, Step, VerbEnv, VerbRun } from "./effects.js";
+import { Redirected } from "./effects.js";
+import { MarkupError, type MarkupNode, parseMarkup } from "./parse.js";
+import { unemulatedVerbs, validateVoiceDocument } from "./schema.js";
+import { dial } from "./verbs/dial.js";
+import { gather } from "./verbs/gather.js";
+import { hangup, reject } from "./verbs/hangup.js";
+import { pause } from "./verbs/pause.js";
+import { play } from "./verbs/play.js";
+import { record } from "./verbs/record.js";
+import { redirect } from "./verbs/redirect.js";
+import { say } from "./verbs/say.js";
+
+export interface ProgramHost {
+  /** The environment verbs of the document at `documentUrl` run in. */
+  envFor(documentUrl: string | null): VerbEnv;
+  /** Where to go when a document cannot be fetched or read (number VoiceFallbackUrl, call FallbackUrl). */
+  fallback(): { url: string; method: "GET" | "POST" } | null;
+}
+
+/** How long the "an application error has occurred" prompt lasts before the call is hung up. */
+export const errorPromptMs = 3000;
+/** Navigations one call may make; past this the call is hung up with an alert (a redirect loop). */
+export const maxNavigations = 500;
+
+function* runVerb(node: MarkupNode, env: VerbEnv): VerbRun {
+  switch (node.name) {
+    case "Say":
+      yield* say(node, env);
+      return { type: "next" };
+    case "Play":
+      yield* play(node, env);
+      return { type: "next" };
+    case "Pause":
+      yield* pause(node, env);
+      return { type: "next" };
+    case "Gather":
+      return yield* gather(node, env);
+    case "Record":
+      return yield* record(node, env);
+    case "Dial":
+      return yield* dial(node, env);
+    case "Redirect":
+      return redirect(node, env);
+    case "Hangup":
+      return hangup();
+    case "Reject":
+      return reject(node, env);
+    default:
+      env.alert(12200, `<${node.name}> is not emulated by the sandbox and was skipped`, "warning");
+      return { type: "next" };
+  }
+}
+
+/** Runs a document's verbs; running past the last one hangs up (Twilio). */
+export function* runVerbs(verbs: MarkupNode[], env: VerbEnv): VerbRun {
+  if (verbs.length === 0) env.answer();
+  for (const node of verbs) {
+    if (unemulatedVerbs.includes(node.name)) {
+      env.alert(12200, `<${node.name}> is not emulated by the sandbox and was skipped`, "warning");
+      continue;
+    }
+    if (node.name !== "Reject") env.answer();
+    env.verbStarted(node);
+    env.timeline("verb.start", { verb: node.name, line: node.position.line });
+    const outcome = yield* runVerb(node, env);
+    env.timeline("verb.end", { verb: node.name, outcome: outcome.type });
+    if (outcome.type !== "next") return outcome;
+  }
+  return { type: "hangup" };
+}
+
+interface Loaded {
+  verbs: MarkupNode[];
+  url: string | null;
+}
+
+function* fetchDocument(
+  host: ProgramHost,
+  nav: Navigation,
+  extra: Record<string, string>,
+): Step<Loaded | { error: MarkupError | string; url: string | null }> {
+  if (nav.kind === "twiml") {
+    try {
+      const doc = parseMarkup(nav.twiml);
+      validateVoiceDocument(doc.verbs);
+      return { verbs: doc.verbs, url: null };
+    } catch (error) {
+      if (error instanceof MarkupError) return { error, url: null };
+      throw error;
+    }
+  }
+  const env = host.envFor(nav.url);
+  const result = (yield {
+    type: "fetch",
+    url: nav.url,
+    method: nav.method,
+    params: env.actionParams({ ...nav.params, ...extra }),
+  }) as OutboundResult;
+  if (!result.ok) return { error: result.error, url: nav.url };
+  try {
+    const doc = parseMarkup(result.body);
+    validateVoiceDocument(doc.verbs);
+    return { verbs: doc.verbs, url: result.url || nav.url };
+  } catch (error) {
+    if (error instanceof MarkupError) return { error, url: nav.url };
+    throw error;
+  }
+}
+
+/**
+ * Loads a document; on failure reports the alert (11200 for HTTP, 12100/12200 for markup) and tries the
+ * fallback URL once with ErrorCode and ErrorUrl. Null when nothing usable came back.
+ */
+function* load(host: ProgramHost, nav: Navigation): Step<Loaded | null> {
+  const first = yield* fetchDocument(host, nav, {});
+  if ("verbs" in first) return first;
+  const env = host.envFor(first.url);
+  const code = first.error instanceof MarkupError ? first.error.code : 11200;
+  const message =
+    first.error instanceof MarkupError ? first.error.message : `HTTP retrieval failure: ${first.error}`;
+  env.alert(code, `${message}${first.url ? ` (${first.url})` : ""}`);
+  const fallback = host.fallback();
+  if (!fallback) return null;
+  const second = yield* fetchDocument(
+    host,
+    { kind: "url", url: fallback.url, method: fallback.method },
+    { ErrorCode: String(code), ErrorUrl: first.url ?? "" },
+  );
+  if ("verbs" in second) return second;
+  const secondMessage =
+    second.error instanceof MarkupError ? second.error.message : `HTTP retrieval failure: ${second.error}`;
+  host
+    .envFor(fallback.url)
+    .alert(
+      second.error instanceof MarkupError ? second.error.code : 11200,
+      `${secondMessage} (${fallback.url})`,
+    );
+  return null;
+}
+
+/** The whole life of a call's markup, from the first document to hangup or reject. */
+export function* runCallProgram(host: ProgramHost, start: Navigation): Generator<unknown, Outcome, unknown> {
+  let nav: Navigation = start;
+  let navigations = 0;
+  for (;;) {
+    try {
+      if (++navigations > maxNavigations) {
+        host
+          .envFor(null)
+          .alert(12400, `More than ${maxNavigations} documents on one call: hung up (a redirect loop?)`);
+        return { type: "hangup" };
+      }
+      const loaded = yield* load(host, nav);
+      if (!loaded) {
+        // Twilio answers and says "An application error has occurred", then hangs up.
+        const env = host.envFor(null);
+        env.answer();
+        env.heard({
+          kind: "error-prompt",
+          text: "We are sorry, an application error has occurred. Goodbye.",
+        });
+        yield { type: "wait", ms: errorPromptMs, wake: [] };
+        return { type: "hangup" };
+      }
+      const outcome = yield* runVerbs(loaded.verbs, host.envFor(loaded.url));
+      if (outcome.type !== "navigate") return outcome;
+      nav = outcome.to;
+    } catch (error) {
+      if (!(error instanceof Redirected)) throw error;
+      nav = error.to;
+    }
+  }
+}

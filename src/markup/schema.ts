@@ -1,0 +1,119 @@
+// Which verbs and nouns exist, what may nest where, and attribute checks: a document is validated before it runs.
+import { MarkupError, type MarkupNode } from "./parse.js";
+
+const ssml = [
+  "break",
+  "emphasis",
+  "lang",
+  "p",
+  "phoneme",
+  "prosody",
+  "s",
+  "say-as",
+  "sub",
+  "w",
+  "amazon:effect",
+];
+
+/** Verbs the engine runs, with the children each accepts. */
+export const voiceVerbs: Record<string, string[]> = {
+  Say: ssml,
+  Play: [],
+  Pause: [],
+  Gather: ["Say", "Play", "Pause"],
+  Record: [],
+  Dial: ["Number", "Client", "Sip", "Conference", "Queue"],
+  Hangup: [],
+  Redirect: [],
+  Reject: [],
+  Enqueue: ["Task"],
+  Leave: [],
+};
+
+/** Valid Twilio verbs the sandbox does not emulate: skipped with a warning, never pretended. */
+export const unemulatedVerbs = ["Connect", "Start", "Stop", "Pay", "Prompt", "Refer", "Sms", "Echo"];
+
+const nounChildren: Record<string, string[]> = {
+  Number: [],
+  Client: ["Identity", "Parameter"],
+  Sip: [],
+  Conference: [],
+  Queue: [],
+  Task: [],
+  Identity: [],
+  Parameter: [],
+};
+
+const integerAttrs: Record<string, string[]> = {
+  Say: ["loop"],
+  Play: ["loop"],
+  Pause: ["length"],
+  Gather: ["timeout", "numDigits", "maxSpeechTime"],
+  Record: ["timeout", "maxLength"],
+  Dial: ["timeout", "timeLimit"],
+};
+
+const enumAttrs: Record<string, Record<string, RegExp>> = {
+  Gather: { input: /^(dtmf|speech)( (dtmf|speech))?$/, finishOnKey: /^[0-9*#]?$/ },
+  Record: { playBeep: /^(true|false)$/, transcribe: /^(true|false)$/, finishOnKey: /^[0-9*#]*$/ },
+  Dial: {
+    record:
+      /^(do-not-record|record-from-answer|record-from-ringing|record-from-answer-dual|record-from-ringing-dual|true|false)$/,
+    hangupOnStar: /^(true|false)$/,
+  },
+  Reject: { reason: /^(rejected|busy)$/ },
+};
+
+const methodAttrs = [
+  "method",
+  "statusCallbackMethod",
+  "recordingStatusCallbackMethod",
+  "waitMethod",
+  "waitUrlMethod",
+];
+
+function fail(node: MarkupNode, message: string): never {
+  throw new MarkupError(12200, `Schema validation warning: ${message}`, node.position);
+}
+
+function checkNode(node: MarkupNode, allowed: string[], parent: string): void {
+  for (const attr of methodAttrs) {
+    const value = node.attrs[attr];
+    if (value !== undefined && !/^(GET|POST)$/i.test(value)) {
+      fail(node, `<${node.name}> ${attr}="${value}" must be GET or POST`);
+    }
+  }
+  for (const attr of integerAttrs[node.name] ?? []) {
+    const value = node.attrs[attr];
+    if (value !== undefined && !/^\d+$/.test(value) && !(node.name === "Gather" && value === "auto")) {
+      fail(node, `<${node.name}> ${attr}="${value}" must be a whole number`);
+    }
+  }
+  for (const [attr, pattern] of Object.entries(enumAttrs[node.name] ?? {})) {
+    const value = node.attrs[attr];
+    if (value !== undefined && !pattern.test(value))
+      fail(node, `<${node.name}> ${attr}="${value}" is not valid`);
+  }
+  for (const child of node.children) {
+    if (!allowed.includes(child.name)) {
+      fail(child, `<${child.name}> is not allowed inside <${parent}>`);
+    }
+    const grandchildren =
+      voiceVerbs[child.name] ?? nounChildren[child.name] ?? (ssml.includes(child.name) ? ssml : []);
+    checkNode(child, grandchildren, child.name);
+  }
+}
+
+/** Throws MarkupError 12200 for unknown verbs, bad nesting or bad attribute values (Twilio's schema check). */
+export function validateVoiceDocument(verbs: MarkupNode[]): void {
+  for (const verb of verbs) {
+    if (unemulatedVerbs.includes(verb.name)) continue;
+    const allowed = voiceVerbs[verb.name];
+    if (!allowed) fail(verb, `<${verb.name}> is not a valid verb inside <Response>`);
+    if (verb.name === "Redirect" && verb.text === "") fail(verb, "<Redirect> needs a URL");
+    if (verb.name === "Play" && verb.text === "" && verb.attrs.digits === undefined) {
+      fail(verb, "<Play> needs a URL or digits");
+    }
+    checkNode(verb, allowed, verb.name);
+  }
+}

@@ -1,0 +1,240 @@
+// <Dial>: rings child legs (numbers, clients, SIP, agent extensions, ring groups), bridges the first to answer.
+import { boolAttr, intAttr, listAttr, methodAttr } from "../attrs.js";
+import {
+  CallEnded,
+  type DialTarget,
+  type RecordingHandle,
+  type Step,
+  type VerbEnv,
+  type VerbRun,
+  type Wake,
+} from "../effects.js";
+import type { MarkupNode } from "../parse.js";
+
+const terminal = ["completed", "busy", "no-answer", "failed", "canceled"];
+
+function targetsOf(
+  node: MarkupNode,
+  env: VerbEnv,
+): (DialTarget | { group: string })[] | { unemulated: string } {
+  const callbacks = (noun: MarkupNode) => ({
+    statusCallback: noun.attrs.statusCallback ? env.resolve(noun.attrs.statusCallback) : null,
+    statusCallbackMethod: methodAttr(noun, "statusCallbackMethod"),
+    statusCallbackEvents: listAttr(noun, "statusCallbackEvent", []),
+  });
+  if (node.children.length === 0) {
+    return node.text === "" ? [] : [numberTarget(node.text, node, env, callbacks(node))];
+  }
+  const targets: (DialTarget | { group: string })[] = [];
+  for (const noun of node.children) {
+    const cb = callbacks(noun);
+    switch (noun.name) {
+      case "Number":
+        targets.push(numberTarget(noun.text, noun, env, cb));
+        break;
+      case "Client": {
+        const identity = noun.children.find((c) => c.name === "Identity")?.text ?? noun.text;
+        // Clients are the account's agents: an extension number or a ring group name.
+        const agent = env.accountExtension(identity);
+        if (agent) targets.push({ ...agent, ...cb });
+        else if (env.ringGroup(identity)) targets.push({ group: identity });
+        else targets.push({ kind: "client", to: `client:${identity}`, ...cb });
+        break;
+      }
+      case "Sip":
+        targets.push({ kind: "sip", to: noun.text, ...cb });
+        break;
+      default:
+        return { unemulated: noun.name };
+    }
+  }
+  return targets;
+}
+
+function numberTarget(
+  text: string,
+  _noun: MarkupNode,
+  env: VerbEnv,
+  cb: Pick<DialTarget, "statusCallback" | "statusCallbackMethod" | "statusCallbackEvents">,
+): DialTarget {
+  // Short digit strings are the account's agent extensions (Somleng-style internal dialling).
+  if (/^\d{2,6}$/.test(text)) {
+    const agent = env.accountExtension(text);
+    return agent ? { ...agent, ...cb } : { kind: "extension", to: text, failed: true, ...cb };
+  }
+  return { kind: "number", to: text, ...cb };
+}
+
+interface RingResult {
+  winner: string | null;
+  statuses: string[];
+  lastSid: string | null;
+  answeredAt: number | null;
+}
+
+/** Rings `targets` together until one answers (the others are then canceled) or all give up. */
+function* ring(env: VerbEnv, targets: DialTarget[], timeout: number, node: MarkupNode): Step<RingResult> {
+  const legs = env.startLegs(targets, {
+    callerId: node.attrs.callerId ?? null,
+    timeout,
+    timeLimit: intAttr(node, "timeLimit", 14_400),
+  });
+  const statuses = new Map<string, string>(legs.map((sid) => [sid, "queued"]));
+  let winner: string | null = null;
+  while (!winner && [...statuses.values()].some((s) => !terminal.includes(s))) {
+    const wake = (yield { type: "wait", ms: null, wake: ["signal"] }) as Wake;
+    if (wake.kind !== "signal" || wake.name !== "leg") continue;
+    const sid = String(wake.detail.sid);
+    const status = String(wake.detail.status);
+    if (!statuses.has(sid)) continue;
+    statuses.set(sid, status);
+    if (status === "in-progress") winner = sid;
+  }
+  if (winner) {
+    for (const [sid, status] of statuses) if (sid !== winner && !terminal.includes(status)) env.endLeg(sid);
+  }
+  return {
+    winner,
+    statuses: [...statuses.entries()].filter(([sid]) => sid !== winner).map(([, s]) => s),
+    lastSid: legs[legs.length - 1] ?? null,
+    answeredAt: winner ? env.now() : null,
+  };
+}
+
+/** Twilio's DialCallStatus when nobody answered: all busy, all failed, otherwise no-answer. */
+function unansweredStatus(statuses: string[]): string {
+  if (statuses.length > 0 && statuses.every((s) => s === "busy")) return "busy";
+  if (statuses.length > 0 && statuses.every((s) => s === "failed")) return "failed";
+  if (statuses.length > 0 && statuses.every((s) => s === "canceled")) return "canceled";
+  return "no-answer";
+}
+
+export function* dial(node: MarkupNode, env: VerbEnv): VerbRun {
+  const found = targetsOf(node, env);
+  if ("unemulated" in found) {
+    env.alert(
+      12200,
+      `<Dial><${found.unemulated}> is not emulated by the sandbox; the Dial was skipped`,
+      "warning",
+    );
+    return { type: "next" };
+  }
+  const timeout = intAttr(node, "timeout", 30);
+  const timeLimitMs = intAttr(node, "timeLimit", 14_400) * 1000;
+  const recordMode = node.attrs.record ?? "do-not-record";
+  const recording = recordMode !== "do-not-record" && recordMode !== "false";
+  const fromRinging = recordMode.startsWith("record-from-ringing");
+  const dual = recordMode.endsWith("-dual");
+  const hangupOnStar = boolAttr(node, "hangupOnStar", false);
+  const action = node.attrs.action ? env.resolve(node.attrs.action) : null;
+  const method = methodAttr(node);
+  const recordingStart = (otherLegSid?: string) =>
+    env.startRecording({
+      otherLegSid,
+      source: "DialVerb",
+      channels: dual ? 2 : 1,
+      statusCallback: node.attrs.recordingStatusCallback
+        ? env.resolve(node.attrs.recordingStatusCallback)
+        : null,
+      statusCallbackMethod: methodAttr(node, "recordingStatusCallbackMethod"),
+      statusCallbackEvents: listAttr(node, "recordingStatusCallbackEvent", ["completed"]),
+    });
+
+  let handle: RecordingHandle | null = recording && fromRinging ? recordingStart() : null;
+  let result: RingResult = { winner: null, statuses: [], lastSid: null, answeredAt: null };
+  let bridgeStart: number | null = null;
+  let dialStatus = "no-answer";
+  let saved: { sid: string; duration: number; url: string } | null = null;
+
+  const finish = (): Record<string, string> => {
+    const bridged = result.winner !== null;
+    dialStatus = bridged ? "completed" : unansweredStatus(result.statuses);
+    if (handle) {
+      saved = bridged ? env.finishRecording(handle, env.now()) : null;
+      if (!bridged) env.discardRecording(handle);
+      handle = null;
+    }
+    const params: Record<string, string> = {
+      DialCallStatus: dialStatus,
+      DialCallDuration: String(bridgeStart === null ? 0 : Math.ceil((env.now() - bridgeStart) / 1000)),
+      DialBridged: String(bridged),
+    };
+    const sid = result.winner ?? result.lastSid;
+    if (sid) params.DialCallSid = sid;
+    if (saved) {
+      params.RecordingSid = saved.sid;
+      params.RecordingUrl = saved.url;
+      params.RecordingDuration = String(saved.duration);
+    }
+    return params;
+  };
+
+  try {
+    for (const target of found) {
+      if ("group" in target) {
+        const group = env.ringGroup(target.group)!;
+        if (group.strategy === "simultaneous") {
+          result = yield* ring(env, group.targets, group.ringTimeout, node);
+        } else {
+          // Sequential: each member rings for the group's ring timeout in turn; the first to answer wins.
+          const statuses: string[] = [];
+          for (const member of group.targets) {
+            result = yield* ring(env, [member], group.ringTimeout, node);
+            statuses.push(...result.statuses);
+            if (result.winner) break;
+          }
+          result.statuses = statuses;
+        }
+      } else {
+        continue;
+      }
+      if (result.winner) break;
+    }
+    const direct = found.filter((t): t is DialTarget => !("group" in t));
+    if (!result.winner && direct.length > 0) {
+      const groupStatuses = result.statuses;
+      result = yield* ring(env, direct, timeout, node);
+      result.statuses = [...groupStatuses, ...result.statuses];
+    }
+    if (result.winner) {
+      bridgeStart = env.now();
+      env.bridge(result.winner);
+      if (recording && !handle) handle = recordingStart(result.winner);
+      const limit = bridgeStart + timeLimitMs;
+      for (;;) {
+        const wake = (yield {
+          type: "wait",
+          ms: Math.max(0, limit - env.now()),
+          wake: hangupOnStar ? ["signal", "dtmf"] : ["signal"],
+        }) as Wake;
+        if (wake.kind === "timeout") {
+          env.endLeg(result.winner);
+          break;
+        }
+        if (wake.kind === "dtmf" && wake.digit === "*") {
+          // hangupOnStar drops the called party; the caller carries on (action or next verb).
+          env.endLeg(result.winner);
+          break;
+        }
+        if (
+          wake.kind === "signal" &&
+          wake.detail.sid === result.winner &&
+          terminal.includes(String(wake.detail.status))
+        ) {
+          break;
+        }
+      }
+    }
+  } catch (error) {
+    if (!(error instanceof CallEnded)) throw error;
+    // The caller hung up: tear the child legs down; the action is still posted, for the record only.
+    if (result.winner) env.endLeg(result.winner);
+    const params = finish();
+    if (action) yield { type: "fetch", url: action, method, params: env.actionParams(params) };
+    throw error;
+  }
+  const params = finish();
+  env.timeline("dial.result", { ...params });
+  if (!action) return { type: "next" };
+  return { type: "navigate", to: { kind: "url", url: action, method, params } };
+}

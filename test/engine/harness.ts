@@ -1,0 +1,44 @@
+// Engine tests: a sandbox behind the Express door (the twilio client talks to it), and a real customer app.
+import { afterAll, beforeAll, beforeEach } from "vitest";
+import { type CustomerApp, startCustomerApp } from "../support/customer-app.js";
+import { type DoorContext, useDoor } from "../support/doors.js";
+import { fixtures } from "../support/fixtures.js";
+
+export interface EngineHarness {
+  readonly door: DoorContext;
+  readonly app: CustomerApp;
+  /** Runs every queued event and webhook until nothing is left (virtual time jumps ahead). */
+  run(): Promise<void>;
+  /** Points Acme's main number at the app's `path` for voice (and `smsPath` for SMS). */
+  routeMainNumber(path: string, extra?: Record<string, string>): Promise<void>;
+}
+
+export function useEngine(): EngineHarness {
+  const door = useDoor("express");
+  let app: CustomerApp;
+  beforeAll(async () => {
+    app = await startCustomerApp();
+  });
+  beforeEach(() => app.clear());
+  afterAll(async () => app.close());
+
+  return {
+    door,
+    get app() {
+      return app;
+    },
+    async run() {
+      await door.sandbox.clock.runUntilIdle();
+      await door.sandbox.settle();
+    },
+    async routeMainNumber(path, extra = {}) {
+      const numbers = await door
+        .twilioClient()
+        .incomingPhoneNumbers.list({ phoneNumber: fixtures.acme.mainNumber });
+      await door
+        .twilioClient()
+        .incomingPhoneNumbers(numbers[0]!.sid)
+        .update({ voiceUrl: app.url(path), ...extra });
+    },
+  };
+}

@@ -1,0 +1,71 @@
+// A real local HTTP app standing in for the customer's: serves markup per path and records every request it gets.
+import type { AddressInfo } from "node:net";
+import express from "express";
+
+export interface ReceivedRequest {
+  method: string;
+  path: string;
+  params: Record<string, string>;
+  signature: string | undefined;
+}
+
+export type Answer = string | { status: number; body?: string; contentType?: string };
+export type Handler = (params: Record<string, string>, request: ReceivedRequest) => Answer;
+
+export interface CustomerApp {
+  readonly base: string;
+  url(path: string): string;
+  /** Answers requests to `path` (markup, or an empty 200 for callbacks when no handler is set). */
+  on(path: string, handler: Handler | Answer): void;
+  /** Every request received, oldest first; `path` narrows them. */
+  received(path?: string): ReceivedRequest[];
+  clear(): void;
+  close(): Promise<void>;
+}
+
+export async function startCustomerApp(): Promise<CustomerApp> {
+  const handlers = new Map<string, Handler>();
+  let log: ReceivedRequest[] = [];
+  const app = express();
+  app.use(express.urlencoded({ extended: false }));
+  app.use((req, res) => {
+    const params = { ...(req.method === "GET" ? req.query : req.body) } as Record<string, string>;
+    const entry: ReceivedRequest = {
+      method: req.method,
+      path: req.path,
+      params,
+      signature: req.header("x-twilio-signature"),
+    };
+    log.push(entry);
+    const handler = handlers.get(req.path);
+    const answer: Answer = handler ? handler(params, entry) : "";
+    if (typeof answer === "string") {
+      res.status(200).type("text/xml").send(answer);
+    } else {
+      res
+        .status(answer.status)
+        .type(answer.contentType ?? "text/xml")
+        .send(answer.body ?? "");
+    }
+  });
+  const server = app.listen(0, "127.0.0.1");
+  await new Promise<void>((resolve) => server.once("listening", () => resolve()));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    base,
+    url: (path) => base + path,
+    on(path, handler) {
+      handlers.set(path, typeof handler === "function" ? handler : () => handler);
+    },
+    received: (path) => (path === undefined ? [...log] : log.filter((r) => r.path === path)),
+    clear() {
+      handlers.clear();
+      log = [];
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
