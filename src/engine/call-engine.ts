@@ -169,6 +169,15 @@ export function createCallEngine(ctx: EngineContext, options: CallEngineOptions 
   // ---- party behaviour ----------------------------------------------------------------------------
 
   const behaviourFor = (number: string): { behaviour: PartyBehaviour; scripted: boolean } => {
+    // An injected number fault (POST /__sandbox/faults, kind number) wins over any script.
+    const fault = ctx.faults?.take("number", number, now());
+    if (fault) {
+      const outcome = fault.outcome === "fail" ? "failed" : fault.outcome;
+      return {
+        behaviour: parseBehaviour({ outcome, answerAfter: outcome === "failed" ? 0 : 2000 }),
+        scripted: false,
+      };
+    }
     const set = parties.get(number);
     if (set) return { behaviour: set, scripted: set.steps.length > 0 || set.hangupAfter !== undefined };
     const test = testNumbers[number];
@@ -453,9 +462,12 @@ export function createCallEngine(ctx: EngineContext, options: CallEngineOptions 
   }
 
   function onAnswered(rt: CallRuntime, call: Call) {
-    // Ringing is over: drop the ring timers (the time limit and party steps start now).
-    for (const handle of rt.timers) scheduler.cancel(handle);
-    rt.timers = [];
+    // Ringing is over: drop the ring timers (a callee's steps and the time limit start now). An inbound
+    // caller's steps have run since the call started and keep going.
+    if (call.direction !== "inbound") {
+      for (const handle of rt.timers) scheduler.cancel(handle);
+      rt.timers = [];
+    }
     timer(rt, now() + call.time_limit * 1000, eventClass.control, "time limit", () => {
       alert(
         rt,
@@ -820,6 +832,8 @@ export function createCallEngine(ctx: EngineContext, options: CallEngineOptions 
       const number = ctx.store.phoneNumbers.findOne("number", input.to);
       if (!number || number.account_sid === null) throw errors.numberNotRouted(input.to);
       assertMayCall(ctx, number.account_sid);
+      const fault =
+        ctx.faults?.take("number", input.from, now()) ?? ctx.faults?.take("number", input.to, now());
       const caller = input.caller
         ? parseBehaviour(input.caller)
         : (parties.get(input.from) ?? defaultBehaviour);
@@ -846,6 +860,12 @@ export function createCallEngine(ctx: EngineContext, options: CallEngineOptions 
       note(rt, "call.created", { direction: "inbound" });
       saveCall(ctx, getCall(call.sid), { start_time: now() });
       const ringing = applyEvent(call.sid, "ring") ?? getCall(call.sid);
+      if (fault) {
+        // A faulted number: the call never reaches the markup.
+        const event: CallEvent = fault.outcome === "fail" ? "fail" : fault.outcome;
+        scheduler.after(0, eventClass.input, `fault ${call.sid}`, () => void applyEvent(call.sid, event));
+        return ringing;
+      }
       connectParty(rt);
       startProgram(rt);
       return ringing;

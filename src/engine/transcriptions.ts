@@ -108,8 +108,10 @@ export function completeTranscription(
   const recording = ctx.store.recordings.get(current.recording_sid);
   const segments = recording ? segmentsOf(recording) : [];
   const tooLong = pending.limited && (recording?.duration ?? 0) > recordVerbLimitSeconds;
+  const fault = outcome ? undefined : ctx.faults?.take("transcription", current.call_sid, ctx.clock.now());
   const status =
-    outcome ?? (control.forced === "fail" || segments.length === 0 || tooLong ? "failed" : "completed");
+    outcome ??
+    (fault || control.forced === "fail" || segments.length === 0 || tooLong ? "failed" : "completed");
   const transcription = ctx.store.transcriptions.replace({
     ...current,
     status,

@@ -8,6 +8,7 @@ import { recordingRoutes } from "./account-api/recordings.js";
 import { transcriptionRoutes } from "./account-api/transcriptions.js";
 import { clockRoutes } from "./admin-api/clock.js";
 import { credentialRoutes } from "./admin-api/credentials.js";
+import { engineRoutes } from "./admin-api/engine.js";
 import { faultRoutes } from "./admin-api/faults.js";
 import { healthRoutes } from "./admin-api/health.js";
 import { mediaRoutes } from "./admin-api/media.js";
@@ -54,6 +55,7 @@ export const routes: AnyRoute[] = [
   ...healthRoutes,
   ...stateRoutes,
   ...credentialRoutes,
+  ...engineRoutes,
   ...clockRoutes,
   ...requestRoutes,
   ...faultRoutes,

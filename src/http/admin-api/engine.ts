@@ -1,0 +1,172 @@
+// Admin: drive the call engine from outside: ring a number, script a party, watch a call, finish transcriptions.
+import { z } from "zod";
+import { errors } from "../../domain/errors.js";
+import type { CallEngine } from "../../engine/call-engine.js";
+import { callEngineOf } from "../../engine/engine-registry.js";
+import { partyBehaviourSchema } from "../../engine/party-behaviour.js";
+import { renderCall } from "../account-api/calls.js";
+import { iso8601 } from "../format.js";
+import { jsonResponse, noContent } from "../respond.js";
+import { defineRoute } from "../route.js";
+import type { RouteServices } from "../services.js";
+
+const e164 = z.string().regex(/^\+[1-9]\d{1,14}$/, "must be an E.164 number such as +14155550100");
+
+const engineOf = (services: RouteServices): CallEngine => {
+  const engine = callEngineOf(services.engine);
+  if (!engine) throw new Error("no call engine runs in this sandbox");
+  return engine;
+};
+
+const liveCall = (services: RouteServices, sid: string, path: string) => {
+  if (!services.engine.store.calls.has(sid)) throw errors.notFound(path);
+  return sid;
+};
+
+const renderTranscription = (t: NonNullable<ReturnType<CallEngine["transcriptions"]["complete"]>>) => ({
+  sid: t.sid,
+  recording_sid: t.recording_sid,
+  call_sid: t.call_sid,
+  status: t.status,
+  text: t.text,
+  segments: t.segments,
+  provider: t.provider,
+});
+
+export const engineRoutes = [
+  defineRoute({
+    method: "POST",
+    path: "/__sandbox/calls/inbound",
+    surface: "admin",
+    summary: "Ring an incoming number from outside: the engine fetches its voice_url and runs the answer",
+    auth: { kind: "admin" },
+    status: 201,
+    body: z.strictObject({
+      from: e164,
+      to: e164,
+      caller: partyBehaviourSchema.optional(),
+      caller_name: z.string().optional(),
+      forwarded_from: z.string().optional(),
+    }),
+    handle({ body, services }) {
+      const call = engineOf(services).ring({
+        from: body.from,
+        to: body.to,
+        caller: body.caller,
+        callerName: body.caller_name,
+        forwardedFrom: body.forwarded_from,
+      });
+      return jsonResponse(201, renderCall(call));
+    },
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/__sandbox/calls/:CallSid/timeline",
+    surface: "admin",
+    summary:
+      "What happened on a call: status changes, verbs, inputs, requests, what the caller heard, alerts",
+    auth: { kind: "admin" },
+    handle({ params, request, services }) {
+      const sid = liveCall(services, params.CallSid!, request.path);
+      const engine = engineOf(services);
+      return jsonResponse(200, {
+        call_sid: sid,
+        timeline: engine.timeline(sid).map((e) => ({ at: iso8601(e.at), kind: e.kind, detail: e.detail })),
+        heard: engine.heard(sid).map((e) => ({ ...e, at: iso8601(e.at) })),
+        alerts: engine.alerts(sid).map((a) => ({ ...a, at: iso8601(a.at) })),
+      });
+    },
+  }),
+  defineRoute({
+    method: "POST",
+    path: "/__sandbox/calls/:CallSid/input",
+    surface: "admin",
+    summary: "Make the simulated party on a live call press digits or say something now",
+    auth: { kind: "admin" },
+    body: z
+      .strictObject({
+        press: z
+          .string()
+          .regex(/^[0-9*#A-Dw]+$/)
+          .optional(),
+        say: z.string().min(1).optional(),
+      })
+      .refine((b) => (b.press === undefined) !== (b.say === undefined), { message: "give press or say" }),
+    handle({ params, request, body, services }) {
+      const sid = liveCall(services, params.CallSid!, request.path);
+      if (body.press !== undefined) engineOf(services).press(sid, body.press);
+      else engineOf(services).speak(sid, body.say!);
+      return jsonResponse(202, { call_sid: sid, queued: body });
+    },
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/__sandbox/numbers/:Number/behaviour",
+    surface: "admin",
+    summary: "How a number behaves when the sandbox calls it (its script, a test number's, or the default)",
+    auth: { kind: "admin" },
+    handle({ params, services }) {
+      const number = decodeURIComponent(params.Number!);
+      return jsonResponse(200, { number, behaviour: engineOf(services).party(number) });
+    },
+  }),
+  defineRoute({
+    method: "PUT",
+    path: "/__sandbox/numbers/:Number/behaviour",
+    surface: "admin",
+    summary: "Script how a number behaves: answer or not, when, what it says and presses, when it hangs up",
+    auth: { kind: "admin" },
+    body: z.unknown(),
+    handle({ params, body, services }) {
+      const number = decodeURIComponent(params.Number!);
+      const parsed = partyBehaviourSchema.safeParse(body);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0]!;
+        throw errors.unprocessable(`behaviour.${issue.path.join(".") || "(root)"}: ${issue.message}`);
+      }
+      return jsonResponse(200, { number, behaviour: engineOf(services).setParty(number, body as never) });
+    },
+  }),
+  defineRoute({
+    method: "DELETE",
+    path: "/__sandbox/numbers/:Number/behaviour",
+    surface: "admin",
+    summary: "Forget a number's script (test numbers and the default apply again)",
+    auth: { kind: "admin" },
+    handle({ params, services }) {
+      engineOf(services).clearParty(decodeURIComponent(params.Number!));
+      return noContent();
+    },
+  }),
+  defineRoute({
+    method: "POST",
+    path: "/__sandbox/transcriptions/:Sid/:Outcome",
+    surface: "admin",
+    summary: "Finish a pending transcription now: complete (from the recording's speech) or fail",
+    auth: { kind: "admin" },
+    async handle({ params, request, services }) {
+      const outcome =
+        params.Outcome === "complete" ? "completed" : params.Outcome === "fail" ? "failed" : null;
+      if (!outcome) throw errors.notFound(request.path);
+      const engine = engineOf(services);
+      const done = engine.transcriptions.complete(params.Sid!, outcome);
+      if (!done) {
+        if (!services.engine.store.transcriptions.has(params.Sid!)) throw errors.notFound(request.path);
+        throw errors.notPending("transcription", params.Sid!);
+      }
+      return jsonResponse(200, renderTranscription(done));
+    },
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/__sandbox/alerts",
+    surface: "admin",
+    summary: "Markup and call errors (Twilio's notifications): code, call, message, time",
+    auth: { kind: "admin" },
+    query: z.strictObject({ call_sid: z.string().optional() }),
+    handle({ query, services }) {
+      const alerts = engineOf(services).alerts(query.call_sid);
+      return jsonResponse(200, { alerts: alerts.map((a) => ({ ...a, at: iso8601(a.at) })) });
+    },
+  }),
+];
