@@ -1,8 +1,9 @@
-// `npm run bench`: both benchmarks, one after the other, each printing its own two figures and their ratio.
+// `npm run bench`: every benchmark, one after the other, each printing its own two figures and their ratio.
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { type BenchResult, fmt, repoRoot, verdict } from "./lib.js";
 import { benchServer } from "./server-vs-bare.js";
+import { benchWebhooks } from "./webhook-delivery.js";
 
 /** The MSW benchmark measures in-process, so it gets a fresh process of its own rather than this one. */
 function runMswBenchmark(): Promise<BenchResult> {
@@ -25,7 +26,7 @@ function runMswBenchmark(): Promise<BenchResult> {
 
 const results: BenchResult[] = [];
 let crashed = false;
-for (const bench of [benchServer, runMswBenchmark]) {
+for (const bench of [benchServer, runMswBenchmark, benchWebhooks]) {
   try {
     results.push(await bench());
   } catch (error) {
