@@ -286,6 +286,15 @@ function responsesOf(
     },
   };
   if (status === "204") return { "204": { description: "No content" }, default: error };
+  if (status.startsWith("3") && !route.response) {
+    return {
+      [status]: {
+        description: route.summary,
+        headers: { Location: { description: "Where to go", schema: { type: "string" } } },
+      },
+      default: error,
+    };
+  }
   let schema = route.response ? toSchema(route.response, "output", components) : undefined;
   if (!schema) {
     loose.add(`${route.method} ${route.path}`);

@@ -3,10 +3,17 @@ import type { AddressInfo } from "node:net";
 import express from "express";
 import { setupServer } from "msw/node";
 import twilio from "twilio";
-import { afterAll, beforeAll, beforeEach } from "vitest";
-import { type CreateSandboxOptions, createSandbox, type Sandbox } from "../../src/index.js";
+import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
+import {
+  type CreateSandboxOptions,
+  createExpressMiddleware,
+  createMswHandlers,
+  createSandbox,
+  type Sandbox,
+} from "../../src/index.js";
 import { fixtures } from "./fixtures.js";
 import { expectJsonApi } from "./jsonapi.js";
+import { checkedHandle } from "./openapi-check.js";
 
 export interface DoorContext {
   readonly sandbox: Sandbox;
@@ -41,21 +48,28 @@ export const doorNames: DoorName[] = ["msw", "express"];
  * Sets up a fresh sandbox behind the named door for a describe block; the sandbox is reset to its
  * fixtures before every test so tests stay independent.
  */
-export function useDoor(name: DoorName, options: CreateSandboxOptions = {}): DoorContext {
+export function useDoor(
+  name: DoorName,
+  options: CreateSandboxOptions = {},
+  /** Every response through the door is checked against the OpenAPI document (default on). */
+  { checkResponses = process.env.VOICE_SANDBOX_CHECK_RESPONSES !== "0" } = {},
+): DoorContext {
   let sandbox: Sandbox;
   let baseUrl = "";
   let stop: () => Promise<void> = async () => undefined;
+  const mismatches: string[] = [];
 
   beforeAll(async () => {
     sandbox = createSandbox(options);
+    const handle = checkResponses ? checkedHandle(sandbox.handle, mismatches) : sandbox.handle;
     if (name === "msw") {
-      const server = setupServer(...sandbox.handlers);
+      const server = setupServer(...createMswHandlers(handle, options.baseUrl ?? sandbox.baseUrl));
       server.listen({ onUnhandledRequest: "error" });
       baseUrl = sandbox.baseUrl;
       stop = async () => server.close();
     } else {
       const app = express();
-      app.use(sandbox.express());
+      app.use(createExpressMiddleware(handle));
       const server = app.listen(0, "127.0.0.1");
       await new Promise<void>((resolve) => server.once("listening", () => resolve()));
       baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -67,6 +81,11 @@ export function useDoor(name: DoorName, options: CreateSandboxOptions = {}): Doo
     }
   });
   beforeEach(() => sandbox.reset());
+  afterEach(() => {
+    if (mismatches.length === 0) return;
+    const found = mismatches.splice(0);
+    throw new Error(`responses that do not match the OpenAPI document:\n${found.join("\n")}`);
+  });
   afterAll(async () => stop());
 
   const call = async (method: string, path: string, opts: CallOptions = {}): Promise<CallResult> => {
