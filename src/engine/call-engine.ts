@@ -155,14 +155,8 @@ export function createCallEngine(ctx: EngineContext, options: CallEngineOptions 
     alertLog.push({ at: now(), callSid: rt.sid, code, level, message });
     note(rt, "alert", { code, level, message });
     if (call) {
-      const detail = { sid: call.sid, error_code: code, level, message };
-      recordEvent(
-        ctx,
-        `call.${level === "error" ? "error" : "warning"}`,
-        call.account_sid,
-        "phone_call",
-        detail,
-      );
+      const detail = { sid: call.sid, call_sid: call.sid, error_code: code, level, message };
+      recordEvent(ctx, `call.${level === "error" ? "error" : "warning"}`, call.account_sid, "alert", detail);
     }
   };
 
