@@ -134,6 +134,7 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
     store.clear();
     if (to === "fixtures" && fixtures) applyFixtures(engine, fixtures);
     faults.clear();
+    requests.clear();
     webhooks.clear();
     for (const listener of replaced) listener();
   };
