@@ -2,6 +2,7 @@
 import type { Call, CallStatusEvent } from "../domain/call.js";
 import { isTerminalCallStatus } from "../domain/call.js";
 import { errors } from "../domain/errors.js";
+import type { Message } from "../domain/message.js";
 import type { SpeechSpan } from "../domain/recording.js";
 import {
   CallEnded,
@@ -25,6 +26,7 @@ import type { EngineContext } from "./context.js";
 import { attachCallEngine } from "./engine-registry.js";
 import { type EngineServices, sendCallback } from "./engine-services.js";
 import { recordEvent } from "./events.js";
+import { createMessageLifecycle, type MessageLifecycle } from "./message-lifecycle.js";
 import {
   defaultAnswerAfterMs,
   defaultBehaviour,
@@ -97,6 +99,8 @@ export interface CallEngine {
     failAll(fail: boolean): void;
     complete(sid: string, outcome?: "completed" | "failed"): ReturnType<typeof completeTranscription>;
   };
+  /** Messages: inbound SMS to the sandbox's numbers (outbound delivery starts by itself). */
+  messages: Pick<MessageLifecycle, "receive">;
   /** Drops every live call's runtime and every queued event (sandbox reset). */
   reset(): void;
 }
@@ -137,6 +141,7 @@ export function createCallEngine(ctx: EngineContext, options: CallEngineOptions 
     publicBaseUrl: options.publicBaseUrl ?? (() => "https://api.voice-sandbox.test"),
   };
 
+  const messageLifecycle = createMessageLifecycle(services);
   const now = () => ctx.clock.now();
   const getCall = (sid: string) => {
     const call = ctx.store.calls.get(sid);
@@ -920,7 +925,9 @@ export function createCallEngine(ctx: EngineContext, options: CallEngineOptions 
       },
       complete: (sid, outcome) => completeTranscription(services, transcriptionControl, sid, outcome),
     },
+    messages: { receive: (input) => messageLifecycle.receive(input) },
     reset() {
+      messageLifecycle.reset();
       scheduler.clear();
       runtimes.clear();
       parties.clear();
@@ -934,6 +941,14 @@ export function createCallEngine(ctx: EngineContext, options: CallEngineOptions 
   // Every outbound-api call the account API creates starts its lifecycle; the route need not know.
   ctx.store.subscribe((batch) => {
     for (const change of batch) {
+      if (change.table === "messages" && change.op === "put") {
+        const message = change.row as Message;
+        // Outbound messages start delivery as soon as they exist (queued, accepted, or at SendAt).
+        if (message.direction !== "inbound" && ["queued", "accepted", "scheduled"].includes(message.status)) {
+          messageLifecycle.start(message);
+        }
+        continue;
+      }
       if (change.table !== "calls" || change.op !== "put") continue;
       const call = change.row as Call;
       if (call.direction === "outbound-api" && call.status === "queued" && !runtimes.has(call.sid)) {

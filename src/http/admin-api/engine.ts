@@ -5,6 +5,7 @@ import type { CallEngine } from "../../engine/call-engine.js";
 import { callEngineOf } from "../../engine/engine-registry.js";
 import { partyBehaviourSchema } from "../../engine/party-behaviour.js";
 import { renderCall } from "../account-api/calls.js";
+import { renderMessage } from "../account-api/messages.js";
 import { iso8601 } from "../format.js";
 import { jsonResponse, noContent } from "../respond.js";
 import { defineRoute } from "../route.js";
@@ -155,6 +156,29 @@ export const engineRoutes = [
         throw errors.notPending("transcription", params.Sid!);
       }
       return jsonResponse(200, renderTranscription(done));
+    },
+  }),
+  defineRoute({
+    method: "POST",
+    path: "/__sandbox/messages/inbound",
+    surface: "admin",
+    summary: "Send an SMS to an incoming number: recorded as received, posted to its sms_url, replies sent",
+    auth: { kind: "admin" },
+    status: 201,
+    body: z.strictObject({
+      from: e164,
+      to: e164,
+      body: z.string().max(1600),
+      media_urls: z.array(z.url()).max(10).optional(),
+    }),
+    handle({ body, services }) {
+      const message = engineOf(services).messages.receive({
+        from: body.from,
+        to: body.to,
+        body: body.body,
+        mediaUrls: body.media_urls,
+      });
+      return jsonResponse(201, renderMessage(message));
     },
   }),
   defineRoute({

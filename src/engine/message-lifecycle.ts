@@ -1,0 +1,237 @@
+// Messages over time: outbound delivery (queued -> sending -> sent -> delivered) with callbacks, and inbound SMS.
+import { errors } from "../domain/errors.js";
+import type { Message, MessageStatus } from "../domain/message.js";
+import { parseMarkup } from "../markup/parse.js";
+import { billMessage } from "./billing.js";
+import { type EngineServices, sendCallback } from "./engine-services.js";
+import { recordEvent } from "./events.js";
+import { sendMessage } from "./messages.js";
+import { countryOf } from "./phone-numbers.js";
+import { type EventHandle, eventClass } from "./scheduler.js";
+import { apiVersion } from "./voice-params.js";
+
+/** Delivery steps after creation: sending at once, sent after 500 ms, the handset's receipt after 2 s. */
+export const messageTiming = { sendingMs: 0, sentMs: 500, deliveredMs: 2000 } as const;
+
+/** Destinations with fixed delivery outcomes (see the README): carrier failure, and an unreachable handset. */
+export const messageTestNumbers: Record<
+  string,
+  { status: "failed" | "undelivered"; code: number; text: string }
+> = {
+  "+15005550001": { status: "failed", code: 30006, text: "Landline or unreachable carrier" },
+  "+15005550002": { status: "undelivered", code: 30003, text: "Unreachable destination handset" },
+};
+
+export interface InboundMessage {
+  from: string;
+  to: string;
+  body: string;
+  mediaUrls?: string[] | undefined;
+}
+
+export interface MessageLifecycle {
+  /** Starts delivery of a queued (or, at its SendAt, a scheduled) outbound message. */
+  start(message: Message): void;
+  /** A message arrives at one of the sandbox's numbers: recorded, posted to sms_url, replies sent. */
+  receive(input: InboundMessage): Message;
+  reset(): void;
+}
+
+/** "YYMMDDhhmm" in UTC, Twilio's RawDlrDoneDate. */
+function dlrDate(ms: number): string {
+  const d = new Date(ms);
+  const p = (n: number) => String(n).padStart(2, "0");
+  return `${p(d.getUTCFullYear() % 100)}${p(d.getUTCMonth() + 1)}${p(d.getUTCDate())}${p(d.getUTCHours())}${p(d.getUTCMinutes())}`;
+}
+
+export function createMessageLifecycle(services: EngineServices): MessageLifecycle {
+  const { ctx, scheduler } = services;
+  let started = new Set<string>();
+  let handles: EventHandle[] = [];
+
+  const move = (sid: string, status: MessageStatus, error?: { code: number; text: string }) => {
+    const current = ctx.store.messages.get(sid);
+    if (!current || current.status === "canceled") return null;
+    const message = ctx.store.transact(() => {
+      const changes: Partial<Message> = { status, updated_at: ctx.clock.now() };
+      if (status === "sent") {
+        changes.date_sent = ctx.clock.now();
+        changes.price = billMessage(ctx, current);
+      }
+      if (error) {
+        changes.error_code = error.code;
+        changes.error_message = error.text;
+      }
+      const saved = ctx.store.messages.replace({ ...current, ...changes });
+      recordEvent(ctx, `message.${status}`, saved.account_sid, "message", saved);
+      return saved;
+    });
+    // Twilio sends no callback for the initial status, one for each change after it.
+    if (message.status_callback) {
+      const params: Record<string, string> = {
+        AccountSid: message.account_sid,
+        ApiVersion: apiVersion,
+        From: message.from,
+        MessageSid: message.sid,
+        MessageStatus: status,
+        SmsSid: message.sid,
+        SmsStatus: status,
+        To: message.to,
+      };
+      if (error) params.ErrorCode = String(error.code);
+      if (status === "delivered" || status === "undelivered")
+        params.RawDlrDoneDate = dlrDate(ctx.clock.now());
+      sendCallback(services, {
+        kind: "message-status",
+        url: message.status_callback,
+        method: message.status_callback_method,
+        params,
+        accountSid: message.account_sid,
+        messageSid: message.sid,
+        orderingKey: message.sid,
+      });
+    }
+    return message;
+  };
+
+  const at = (delay: number, label: string, task: () => void) => {
+    handles.push(scheduler.after(delay, eventClass.continuation, label, task));
+  };
+
+  const deliver = (message: Message) => {
+    const outcome = messageTestNumbers[message.to];
+    at(messageTiming.sendingMs, `sending ${message.sid}`, () => {
+      if (!move(message.sid, "sending")) return;
+      if (outcome?.status === "failed") {
+        move(message.sid, "failed", outcome);
+        return;
+      }
+      at(messageTiming.sentMs, `sent ${message.sid}`, () => {
+        if (!move(message.sid, "sent")) return;
+        at(messageTiming.deliveredMs, `delivered ${message.sid}`, () => {
+          if (outcome) move(message.sid, "undelivered", outcome);
+          else move(message.sid, "delivered");
+        });
+      });
+    });
+  };
+
+  const lifecycle: MessageLifecycle = {
+    start(message) {
+      if (started.has(message.sid)) return;
+      started.add(message.sid);
+      if (message.status === "scheduled" && message.send_at !== null) {
+        handles.push(
+          scheduler.at(message.send_at, eventClass.continuation, `scheduled ${message.sid}`, () => {
+            const current = ctx.store.messages.get(message.sid);
+            if (current?.status !== "scheduled") return;
+            deliver(move(message.sid, "queued") ?? current);
+          }),
+        );
+        return;
+      }
+      deliver(message);
+    },
+    receive(input) {
+      const number = ctx.store.phoneNumbers.findOne("number", input.to);
+      if (!number || number.account_sid === null) throw errors.numberNotRouted(input.to);
+      const account = ctx.store.accounts.get(number.account_sid);
+      if (account?.status === "suspended") throw errors.accountSuspended(number.account_sid);
+      const message = ctx.store.transact(() => {
+        const created = sendMessage(ctx, {
+          accountSid: number.account_sid!,
+          from: input.from,
+          to: input.to,
+          body: input.body,
+          mediaUrls: input.mediaUrls,
+          direction: "inbound",
+        });
+        started.add(created.sid);
+        const received = ctx.store.messages.replace({
+          ...created,
+          status: "received",
+          date_sent: ctx.clock.now(),
+          price: billMessage(ctx, created),
+          updated_at: ctx.clock.now(),
+        });
+        recordEvent(ctx, "message.received", received.account_sid, "message", received);
+        return received;
+      });
+      if (number.sms_url && account) {
+        const smsUrl = number.sms_url;
+        const method = number.sms_method;
+        at(0, `sms ${message.sid}`, async () => {
+          const params: Record<string, string> = {
+            AccountSid: message.account_sid,
+            ApiVersion: apiVersion,
+            Body: message.body,
+            From: message.from,
+            MessageSid: message.sid,
+            NumMedia: String(message.num_media),
+            NumSegments: String(message.num_segments),
+            SmsMessageSid: message.sid,
+            SmsSid: message.sid,
+            SmsStatus: "received",
+            To: message.to,
+          };
+          message.media_urls.forEach((url, i) => {
+            params[`MediaUrl${i}`] = url;
+          });
+          const fromCountry = countryOf(message.from);
+          const toCountry = countryOf(message.to);
+          if (fromCountry) params.FromCountry = fromCountry;
+          if (toCountry) params.ToCountry = toCountry;
+          await services.webhooks().idle();
+          const result = await services.webhooks().request({
+            kind: "sms-markup",
+            url: smsUrl,
+            method,
+            params,
+            accountSid: message.account_sid,
+            authToken: account.auth_token,
+            messageSid: message.sid,
+            orderingKey: message.sid,
+          });
+          if (!result.ok || result.body.trim() === "") return;
+          replyFrom(message, result.body);
+        });
+      }
+      return message;
+    },
+    reset() {
+      for (const handle of handles) scheduler.cancel(handle);
+      handles = [];
+      started = new Set();
+    },
+  };
+
+  /** Each <Message> in the answer becomes an outbound-reply (to the sender, from the number, unless set). */
+  const replyFrom = (inbound: Message, markup: string) => {
+    let verbs: ReturnType<typeof parseMarkup>["verbs"];
+    try {
+      verbs = parseMarkup(markup).verbs;
+    } catch (error) {
+      const detail = { sid: inbound.sid, error: error instanceof Error ? error.message : String(error) };
+      recordEvent(ctx, "message.markup_error", inbound.account_sid, "alert", detail);
+      return;
+    }
+    for (const verb of verbs) {
+      if (verb.name !== "Message") continue;
+      const bodyNode = verb.children.find((c) => c.name === "Body");
+      const media = verb.children.filter((c) => c.name === "Media").map((c) => c.text);
+      const reply = sendMessage(ctx, {
+        accountSid: inbound.account_sid,
+        from: verb.attrs.from ?? inbound.to,
+        to: verb.attrs.to ?? inbound.from,
+        body: bodyNode ? bodyNode.text : verb.children.length === 0 ? verb.text : "",
+        mediaUrls: media,
+        direction: "outbound-reply",
+        statusCallback: verb.attrs.statusCallback ?? null,
+        statusCallbackMethod: verb.attrs.method?.toUpperCase() === "GET" ? "GET" : "POST",
+      });
+      lifecycle.start(reply);
+    }
+  };
+
+  return lifecycle;
+}
