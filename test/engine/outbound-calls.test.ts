@@ -109,4 +109,24 @@ describe("outbound calls", () => {
     await h.run();
     expect(h.app.received("/status").map((r) => r.params.CallStatus)).toEqual(["completed"]);
   });
+
+  it("refuses a call with 402 (code 20042) when the wallet is empty, and creates nothing", async () => {
+    const carrier = { bearer: fixtures.carrierKey };
+    const balance = await h.door.call("GET", `/carrier/v1/accounts/${fixtures.acme.sid}/balances`, {
+      auth: carrier,
+    });
+    const cents = JSON.stringify(balance.json).match(/"balance_cents":(\d+)/)?.[1] ?? "0";
+    if (Number(cents) > 0) {
+      const debit = await h.door.call("POST", `/carrier/v1/accounts/${fixtures.acme.sid}/balances/debit`, {
+        auth: carrier,
+        json: { category: "voice", amount_cents: Number(cents) },
+        headers: { "content-type": "application/json" },
+      });
+      expect(debit.status).toBeLessThan(300);
+    }
+    const before = JSON.stringify(h.door.sandbox.snapshot());
+    const error = await place("+14155550123").catch((e: { status: number; code: number }) => e);
+    expect(error).toMatchObject({ status: 402, code: 20042 });
+    expect(JSON.stringify(h.door.sandbox.snapshot())).toBe(before);
+  });
 });
