@@ -54,7 +54,7 @@ interface Cell {
 
 const customer = "+15558675310";
 /** The matrix the README documents; each row is one route and the scope that guards it. */
-export const scopeMatrix: Cell[] = [
+const scopeMatrix: Cell[] = [
   { method: "GET", path: () => `${base}/Calls.json`, scope: "phone_calls_read" },
   {
     method: "POST",

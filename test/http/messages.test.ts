@@ -63,15 +63,13 @@ describe.each(doorNames)("messages via %s", (door) => {
     expect(accepted.from).toBe(fixtures.acme.mainNumber);
     expect(accepted.messagingServiceSid).toBe(service);
     const sendAt = new Date(ctx.sandbox.clock.now() + 3_600_000);
-    const scheduled = await ctx
-      .twilioClient()
-      .messages.create({
-        to: customer,
-        messagingServiceSid: service,
-        body: "later",
-        scheduleType: "fixed",
-        sendAt,
-      });
+    const scheduled = await ctx.twilioClient().messages.create({
+      to: customer,
+      messagingServiceSid: service,
+      body: "later",
+      scheduleType: "fixed",
+      sendAt,
+    });
     expect(scheduled.status).toBe("scheduled");
   });
 
