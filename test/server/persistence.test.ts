@@ -1,0 +1,134 @@
+// The data directory: replay after a restart, torn last records, damaged files, compaction, ids and time.
+import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { createSandboxCore, type SandboxCore } from "../../src/sandbox.js";
+import {
+  DataDirError,
+  journalFileName,
+  openDataDir,
+  snapshotFileName,
+} from "../../src/server/persistence/data-dir.js";
+import { encodeFrame } from "../../src/server/persistence/frame.js";
+import { fixtures } from "../support/fixtures.js";
+
+const freshDir = () => mkdtempSync(join(tmpdir(), "vs-data-"));
+
+async function createAccount(handle: SandboxCore["handle"], name: string): Promise<string> {
+  const response = await handle({
+    method: "POST",
+    path: "/carrier/v1/accounts",
+    query: "",
+    headers: { authorization: `Bearer ${fixtures.carrierKey}`, "content-type": "application/vnd.api+json" },
+    body: JSON.stringify({ data: { type: "account", attributes: { name } } }),
+  });
+  expect(response.status).toBe(201);
+  return JSON.parse(String(response.body)).data.id;
+}
+
+async function start(dir: string, warnings: string[] = [], snapshotEvery?: number) {
+  const sandbox = createSandboxCore({ clock: "virtual" });
+  const persistence = await openDataDir(sandbox, dir, {
+    warn: (m) => warnings.push(m),
+    ...(snapshotEvery ? { snapshotEvery } : {}),
+  });
+  return { sandbox, persistence, handle: persistence.wrap(sandbox.handle) };
+}
+
+describe("data directory", () => {
+  it("replays every acknowledged change after a restart, with ids and time going on", async () => {
+    const dir = freshDir();
+    const first = await start(dir);
+    const a = await createAccount(first.handle, "First");
+    await first.sandbox.clock.advance(60_000);
+    const b = await createAccount(first.handle, "Second");
+    first.sandbox.store.transact(() => first.sandbox.store.accounts.delete(a));
+    await first.persistence.flush();
+    const expected = JSON.stringify(first.sandbox.snapshot());
+    const timeBefore = first.sandbox.clock.now();
+    // No close: as if the process died here.
+
+    const second = await start(dir);
+    expect(second.persistence.replayed.records).toBe(3);
+    expect(JSON.stringify(second.sandbox.snapshot().store)).toBe(JSON.stringify(JSON.parse(expected).store));
+    expect(second.sandbox.store.accounts.has(b)).toBe(true);
+    expect(second.sandbox.clock.now()).toBeGreaterThanOrEqual(timeBefore);
+    const c = await createAccount(second.handle, "Third");
+    expect([a, b]).not.toContain(c);
+    await second.persistence.close();
+  });
+
+  it("drops a torn last record with a warning and keeps the rest", async () => {
+    const dir = freshDir();
+    const first = await start(dir);
+    const kept = await createAccount(first.handle, "Kept");
+    await first.persistence.close();
+    const torn = encodeFrame(JSON.stringify({ seq: 99, ids: [1, 2, 3, 4], now: 0, changes: [] }));
+    appendFileSync(join(dir, journalFileName), torn.subarray(0, torn.length - 5));
+
+    const warnings: string[] = [];
+    const second = await start(dir, warnings);
+    expect(second.persistence.replayed.droppedTornRecord).toBe(true);
+    expect(warnings.join("\n")).toMatch(/dropped an incomplete last record/);
+    expect(second.sandbox.store.accounts.has(kept)).toBe(true);
+    // The torn bytes are gone, so later records append cleanly.
+    const after = await createAccount(second.handle, "After");
+    await second.persistence.close();
+    const third = await start(dir);
+    expect(third.sandbox.store.accounts.has(after)).toBe(true);
+    expect(third.persistence.replayed.droppedTornRecord).toBe(false);
+    await third.persistence.close();
+  });
+
+  it("refuses to start on a damaged snapshot, saying what to do", async () => {
+    const dir = freshDir();
+    const first = await start(dir);
+    await first.persistence.close();
+    const path = join(dir, snapshotFileName);
+    writeFileSync(path, readFileSync(path, "utf8").replace("Acme Support", "Acme Suppoxt"));
+    const failure = await start(dir).catch((e) => e);
+    expect(failure).toBeInstanceOf(DataDirError);
+    expect(failure.message).toMatch(/snapshot is damaged \(the state fails its SHA-256 checksum\)/);
+    expect(failure.message).toMatch(/Refusing to start/);
+  });
+
+  it("refuses to start on a damaged record in the middle of the journal", async () => {
+    const dir = freshDir();
+    const first = await start(dir);
+    await createAccount(first.handle, "One");
+    await createAccount(first.handle, "Two");
+    await first.persistence.close();
+    const path = join(dir, journalFileName);
+    const bytes = readFileSync(path);
+    bytes[12] = bytes[12]! ^ 0xff;
+    writeFileSync(path, bytes);
+    const failure = await start(dir).catch((e) => e);
+    expect(failure).toBeInstanceOf(DataDirError);
+    expect(failure.message).toMatch(/fails its checksum and \d+ bytes follow it/);
+  });
+
+  it("compacts the journal into a snapshot every N records and on reset", async () => {
+    const dir = freshDir();
+    const first = await start(dir, [], 3);
+    const ids: string[] = [];
+    for (let i = 0; i < 7; i++) ids.push(await createAccount(first.handle, `N${i}`));
+    await first.persistence.flush();
+    expect(readFileSync(join(dir, journalFileName)).length).toBeLessThan(3 * 1024);
+    const second = await start(dir);
+    expect(second.persistence.replayed.records).toBeLessThan(3);
+    for (const id of ids) expect(second.sandbox.store.accounts.has(id)).toBe(true);
+    await second.handle({
+      method: "POST",
+      path: "/__sandbox/reset",
+      query: "",
+      headers: { "content-type": "application/json" },
+      body: '{"to":"empty"}',
+    });
+    await second.persistence.close();
+    expect(readFileSync(join(dir, journalFileName)).length).toBe(0);
+    const third = await start(dir);
+    expect(third.sandbox.store.accounts.size).toBe(0);
+    await third.persistence.close();
+  });
+});
