@@ -1,0 +1,116 @@
+// The command line as an operator uses it: a config file, env precedence, redacted logs, graceful SIGTERM.
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+
+const run = promisify(execFile);
+const cli = ["--import", "tsx", join(import.meta.dirname, "../../src/server/cli.ts")];
+const adminToken = "admin_secret_token_from_config_0000";
+const carrierKey = "carrier_secret_key_from_env_00000000";
+
+function start(args: string[], env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, [...cli, "serve", ...args], {
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  const listening = new Promise<string>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening on (http:\/\/[0-9.:]+)/.exec(output);
+      if (match) resolve(match[1]!);
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
+    child.once("exit", (code) => reject(new Error(`exited ${code}: ${output}`)));
+  });
+  return { child, listening, output: () => output };
+}
+
+const exited = (child: ChildProcess) =>
+  new Promise<number | null>((resolve) => {
+    if (child.exitCode !== null) resolve(child.exitCode);
+    else child.once("exit", (code) => resolve(code));
+  });
+
+describe("command line operations", () => {
+  it("reads a YAML config file, lets the environment win over it, logs JSON with secrets redacted, and stops on SIGTERM", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "vs-cli-"));
+    const config = join(dir, "sandbox.yaml");
+    writeFileSync(
+      config,
+      [
+        "port: 0",
+        `admin-token: ${adminToken}`,
+        "clock: virtual",
+        "journalLimit: 7",
+        "carrier-key: ignored_because_env_sets_it_000",
+      ].join("\n"),
+    );
+    const server = start(["--config", config, "--log-level", "debug"], {
+      VOICE_SANDBOX_CARRIER_KEY: carrierKey,
+    });
+    const url = await server.listening;
+
+    const health = await (await fetch(`${url}/__sandbox/health`)).json();
+    expect(health.clock.mode).toBe("virtual");
+    expect((await fetch(`${url}/__sandbox/requests`)).status).toBe(401);
+    const journal = await (
+      await fetch(`${url}/__sandbox/requests`, { headers: { authorization: `Bearer ${adminToken}` } })
+    ).json();
+    expect(journal.capacity).toBe(7);
+    const accounts = await fetch(`${url}/carrier/v1/accounts`, {
+      headers: { authorization: `Bearer ${carrierKey}` },
+    });
+    expect(accounts.status).toBe(200);
+
+    server.child.kill("SIGTERM");
+    expect(await exited(server.child)).toBe(0);
+    const lines = server.output().trim().split("\n");
+    for (const line of lines) expect(() => JSON.parse(line), line).not.toThrow();
+    expect(server.output()).toContain('"msg":"stopped"');
+    expect(server.output()).toContain('"adminToken":"[redacted]"');
+    expect(server.output()).not.toContain(adminToken);
+    expect(server.output()).not.toContain(carrierKey);
+  });
+
+  it("names the file and the key of a bad config file", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "vs-cli-"));
+    const config = join(dir, "bad.json");
+    writeFileSync(config, JSON.stringify({ port: 0, colour: "blue" }));
+    const failure = await run(process.execPath, [...cli, "serve", "--config", config]).catch((e) => e);
+    expect(failure.code).toBe(1);
+    expect(failure.stderr).toContain(`${config}: colour: not an option`);
+  });
+
+  it("refuses a damaged data directory at start with a clear message", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "vs-cli-data-"));
+    writeFileSync(join(dir, "snapshot.json"), "not a snapshot");
+    const failure = await run(process.execPath, [...cli, "serve", "--port", "0", "--data-dir", dir]).catch(
+      (e) => e,
+    );
+    expect(failure.code).toBe(1);
+    expect(failure.stderr).toMatch(
+      /cannot load the data directory\n.*snapshot is damaged.*Refusing to start/,
+    );
+  });
+
+  it("documents every new option and its environment variable in --help", async () => {
+    const { stdout } = await run(process.execPath, [...cli, "serve", "--help"]);
+    for (const text of [
+      "--config",
+      "--data-dir",
+      "VOICE_SANDBOX_DATA_DIR",
+      "--snapshot-every",
+      "--journal-limit",
+      "VOICE_SANDBOX_JOURNAL_LIMIT",
+      "--shutdown-grace",
+      "--log-format",
+    ]) {
+      expect(stdout).toContain(text);
+    }
+  });
+});
