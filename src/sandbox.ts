@@ -14,7 +14,11 @@ import { type FixtureFile, type FixtureInput, fixtureFileSchema } from "./fixtur
 import { createHandle, type Handle } from "./http/handle.js";
 import { createRequestJournal, type RequestJournal } from "./http/request-journal.js";
 import { routes } from "./http/routes.js";
-import type { SandboxSettings } from "./http/services.js";
+import type { SandboxSettings, ScenarioPlayer } from "./http/services.js";
+import { loadScenario, parseScenarioText, type ScenarioSource } from "./scenarios/input.js";
+import { ScenarioLoadError } from "./scenarios/load.js";
+import type { ScenarioResult } from "./scenarios/result.js";
+import { playScenario, type RunScenarioOptions } from "./scenarios/runner.js";
 import {
   createWebhookDispatcher,
   type WebhookDispatcher,
@@ -78,6 +82,11 @@ export interface SandboxCore {
    * the far end, `timeline(callSid)`, `heard(callSid)`, `alerts()`, `press`/`speak` on a live call.
    */
   readonly calls: CallEngine;
+  /**
+   * Plays a scenario (file path, YAML text or object) in a fresh sandbox built like this one, on a virtual
+   * clock, and gives its verdict. `keep: true` then puts the scenario's final state into this sandbox.
+   */
+  runScenario(source: ScenarioSource, options?: RunScenarioOptions): Promise<ScenarioResult>;
 }
 
 export const packageRoot = fileURLToPath(new URL("..", import.meta.url));
@@ -164,6 +173,32 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
     return () => replaced.delete(listener);
   };
 
+  const runScenario = (source: ScenarioSource, run: RunScenarioOptions = {}) =>
+    playScenario(loadScenario(source), {
+      target: run.target,
+      seed: run.seed,
+      createSandbox: (recipe) =>
+        createSandboxCore({
+          ...options,
+          clock: "virtual",
+          seed: recipe.seed,
+          ...(recipe.fixtures !== undefined ? { fixtures: recipe.fixtures } : {}),
+        }),
+      onFinished: run.keep ? (played) => restore(played.snapshot()) : undefined,
+    });
+  const scenarios: ScenarioPlayer = {
+    async run(yaml, run) {
+      let loaded: ReturnType<typeof parseScenarioText>;
+      try {
+        loaded = parseScenarioText(yaml);
+      } catch (error) {
+        if (error instanceof ScenarioLoadError) return { loaded: false, message: error.message };
+        throw error;
+      }
+      return { loaded: true, result: await runScenario(loaded, run) };
+    },
+  };
+
   reset("fixtures");
   const handle = createHandle(routes, {
     engine,
@@ -171,6 +206,7 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
     admin: { reset, snapshot, restore },
     journal: requests,
     webhooks,
+    scenarios,
   });
   return {
     handle,
@@ -187,5 +223,6 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
     webhooks,
     settle: createSettle(clock, webhooks),
     calls,
+    runScenario,
   };
 }

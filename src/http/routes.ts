@@ -14,6 +14,7 @@ import { healthRoutes } from "./admin-api/health.js";
 import { mediaRoutes } from "./admin-api/media.js";
 import { openApiRoutes } from "./admin-api/openapi.js";
 import { requestRoutes } from "./admin-api/requests.js";
+import { scenarioRoutes } from "./admin-api/scenarios.js";
 import { stateRoutes } from "./admin-api/state.js";
 import { webhookRoutes } from "./admin-api/webhooks.js";
 import { carrierAccountRoutes } from "./carrier-api/accounts.js";
@@ -61,4 +62,5 @@ export const routes: AnyRoute[] = [
   ...faultRoutes,
   ...openApiRoutes,
   ...webhookRoutes,
+  ...scenarioRoutes,
 ];

@@ -18,6 +18,14 @@ export interface SandboxAdmin {
   restore(snapshot: unknown): void;
 }
 
+/** Plays scenario YAML in a fresh sandbox like this one (`POST /__sandbox/scenarios`). */
+export interface ScenarioPlayer {
+  run(
+    yaml: string,
+    options: { target?: string | undefined; seed?: number | string | undefined; keep?: boolean | undefined },
+  ): Promise<{ loaded: false; message: string } | { loaded: true; result: unknown }>;
+}
+
 export interface RouteServices {
   engine: EngineContext;
   settings: SandboxSettings;
@@ -26,4 +34,6 @@ export interface RouteServices {
   journal?: RequestJournal;
   /** The webhook dispatcher and its delivery log (`GET /__sandbox/webhooks`). */
   webhooks?: WebhookDispatcher;
+  /** Scenario playback; absent, the scenarios route answers 404. */
+  scenarios?: ScenarioPlayer;
 }

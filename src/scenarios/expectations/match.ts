@@ -1,0 +1,79 @@
+// Partial matching: named fields only, scalars compared as text, arrays element by element, lists as ordered subsequences.
+
+export interface Mismatch {
+  /** Path below the compared value, e.g. `params.CallStatus` ("" for the value itself). */
+  path: string;
+  expected: unknown;
+  actual: unknown;
+}
+
+const join = (base: string, key: string | number) =>
+  typeof key === "number" ? `${base}[${key}]` : base === "" ? key : `${base}.${key}`;
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+/**
+ * Every difference between `expected` and `actual`, where only the fields `expected` names count. Scalars
+ * compare as text, so `duration: 12` matches 12 and "12"; `null` matches null or a missing field.
+ */
+export function mismatches(expected: unknown, actual: unknown, path = ""): Mismatch[] {
+  if (expected === null) return actual === null || actual === undefined ? [] : [{ path, expected, actual }];
+  if (Array.isArray(expected)) {
+    if (!Array.isArray(actual) || actual.length !== expected.length) return [{ path, expected, actual }];
+    return expected.flatMap((e, i) => mismatches(e, actual[i], join(path, i)));
+  }
+  if (isObject(expected)) {
+    if (!isObject(actual)) return [{ path, expected, actual }];
+    return Object.entries(expected).flatMap(([key, value]) =>
+      mismatches(value, actual[key], join(path, key)),
+    );
+  }
+  if (actual === null || actual === undefined || typeof actual === "object")
+    return [{ path, expected, actual }];
+  return String(expected) === String(actual) ? [] : [{ path, expected, actual }];
+}
+
+export type SubsequenceResult =
+  | { ok: true; indexes: number[] }
+  | {
+      ok: false;
+      /** The expected entry that was not found. */
+      missing: number;
+      /** Actual index the search for it started at (after the previous entry's match). */
+      from: number;
+      indexes: number[];
+    };
+
+/** Each expected entry must match an actual entry after the one the previous entry matched. */
+export function matchInOrder<E, A>(
+  expected: readonly E[],
+  actual: readonly A[],
+  matches: (expected: E, actual: A) => boolean,
+): SubsequenceResult {
+  const indexes: number[] = [];
+  let from = 0;
+  for (let i = 0; i < expected.length; i++) {
+    let found = -1;
+    for (let j = from; j < actual.length; j++) {
+      if (matches(expected[i]!, actual[j]!)) {
+        found = j;
+        break;
+      }
+    }
+    if (found === -1) return { ok: false, missing: i, from, indexes };
+    indexes.push(found);
+    from = found + 1;
+  }
+  return { ok: true, indexes };
+}
+
+/** The candidates closest to an expected entry (fewest differing fields), for a failure report. */
+export function closest<A>(expected: unknown, candidates: readonly A[], limit = 3): A[] {
+  return candidates
+    .map((candidate, i) => ({ candidate, i, score: mismatches(expected, candidate).length }))
+    .sort((a, b) => a.score - b.score || a.i - b.i)
+    .slice(0, limit)
+    .sort((a, b) => a.i - b.i)
+    .map((x) => x.candidate);
+}

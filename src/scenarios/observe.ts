@@ -1,0 +1,104 @@
+// What happened in a scenario's sandbox, as plain records for expectations: calls, recordings, webhooks, ledger...
+import type { SandboxCore } from "../sandbox.js";
+import type { HandlerHost } from "./handlers.js";
+import { formatOffset } from "./result.js";
+
+export interface Observer {
+  readonly accountSid: string;
+  /** Call sids by scenario id. */
+  readonly ids: Map<string, string>;
+  idOf(sid: string): string | undefined;
+  call(sid: string): Record<string, unknown> | undefined;
+  children(sid: string): Record<string, unknown>[];
+  recordings(): Record<string, unknown>[];
+  transcriptions(): Record<string, unknown>[];
+  messages(): Record<string, unknown>[];
+  /** First attempts of callbacks, markup requests, or both ("all"), oldest first. */
+  requests(which: "callbacks" | "markup" | "all"): Record<string, unknown>[];
+  heard(sid: string): Record<string, unknown>[];
+  ledger(): Record<string, unknown>[];
+  balanceCents(): number;
+  events(): Record<string, unknown>[];
+  alerts(): Record<string, unknown>[];
+  /** The call's timeline, one line per entry, times from the scenario's start. */
+  timeline(sid: string): string[];
+  offset(ms: number): string;
+}
+
+const markupKinds = new Set(["voice-markup", "sms-markup"]);
+
+/** Times as ISO 8601 so reports read well; a record's other fields as the store keeps them. */
+function present(row: object): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(row)) {
+    const isTime = /(_at|_time)$/.test(key) || key.startsWith("date_") || key === "send_at";
+    out[key] = isTime && typeof value === "number" ? new Date(value).toISOString() : value;
+  }
+  return out;
+}
+
+export function createObserver(
+  core: SandboxCore,
+  host: HandlerHost,
+  accountSid: string,
+  origin: number,
+): Observer {
+  const ids = new Map<string, string>();
+  const offset = (ms: number) => formatOffset(ms - origin);
+  const idOf = (sid: string) => [...ids.entries()].find(([, s]) => s === sid)?.[0];
+  return {
+    accountSid,
+    ids,
+    idOf,
+    offset,
+    call(sid) {
+      const row = core.store.calls.get(sid);
+      return row ? present(row) : undefined;
+    },
+    children: (sid) => core.store.calls.where("parent", sid).map(present),
+    recordings: () =>
+      core.store.recordings.where("account", accountSid).map((r) => {
+        const { speech: _speech, ...rest } = r;
+        return present(rest);
+      }),
+    transcriptions: () => core.store.transcriptions.where("account", accountSid).map(present),
+    messages: () => core.store.messages.where("account", accountSid).map(present),
+    requests(which) {
+      return core.webhooks.deliveries
+        .filter(
+          (d) => d.attempt === 1 && (which === "all" || markupKinds.has(d.kind) === (which === "markup")),
+        )
+        .map((d) => ({
+          at: offset(d.at),
+          kind: d.kind,
+          method: d.method,
+          url: host.relative(d.url),
+          call_sid: d.callSid,
+          params: { ...d.params },
+          status: d.status,
+          outcome: d.outcome,
+        }));
+    },
+    heard: (sid) => core.calls.heard(sid).map((h) => ({ ...h, at: offset(h.at) })),
+    ledger: () => core.store.ledger.where("account", accountSid).map(present),
+    balanceCents() {
+      const entries = core.store.ledger.where("account", accountSid);
+      return entries.length === 0 ? 0 : entries[entries.length - 1]!.balance_cents;
+    },
+    events: () => core.store.events.where("account", accountSid).map(present),
+    alerts: () =>
+      core.calls.alerts().map((a) => ({
+        at: offset(a.at),
+        call_sid: a.callSid,
+        code: a.code,
+        level: a.level,
+        message: a.message,
+      })),
+    timeline(sid) {
+      return core.calls.timeline(sid).map((entry) => {
+        const detail = Object.keys(entry.detail).length > 0 ? ` ${JSON.stringify(entry.detail)}` : "";
+        return `${offset(entry.at)}  ${entry.kind}${detail}`;
+      });
+    },
+  };
+}

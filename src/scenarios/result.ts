@@ -1,0 +1,66 @@
+// What playing a scenario gives back: a verdict, located failures with their evidence, and a trace.
+
+export type ScenarioStatus = "passed" | "failed" | "skipped" | "error";
+
+export interface ScenarioFailure {
+  /** `file:line:col` of the expectation or step, when the scenario came from a file. */
+  where: string | null;
+  /** Path of the expectation in the scenario, e.g. `expect.calls.c1.status`. */
+  path: string;
+  /** One line saying what did not hold. */
+  message: string;
+  expected?: unknown;
+  actual?: unknown;
+  /** The call the failure is about, with its timeline (relative times) for context. */
+  call?: { id: string; sid: string; timeline: string[] };
+}
+
+export interface TraceEntry {
+  /** Scenario time, e.g. `+12.000s`. */
+  at: string;
+  kind: string;
+  method: string;
+  url: string;
+  status: number | null;
+  params: Record<string, string>;
+}
+
+export interface ScenarioResult {
+  name: string;
+  file: string;
+  status: ScenarioStatus;
+  /** Why it was skipped (the file's `skip`, or a missing --target). */
+  skipReason?: string;
+  /** A step that could not run, or an internal error: the scenario did not finish. */
+  error?: string;
+  failures: ScenarioFailure[];
+  seed: number | string;
+  /** Sids of the scenario's calls, by id. */
+  calls: Record<string, string>;
+  /** Scenario time played, in ms. */
+  simulatedMs: number;
+  /** Wall-clock time the run took, in ms (the only field that differs between identical runs). */
+  wallMs: number;
+  /** Every request the sandbox made to a customer URL (first attempts), in order. */
+  trace: TraceEntry[];
+}
+
+export interface RunSummary {
+  results: ScenarioResult[];
+  /** Files that did not load, with their located errors. */
+  loadErrors: { file: string; message: string }[];
+  passed: number;
+  failed: number;
+  skipped: number;
+  errors: number;
+  wallMs: number;
+}
+
+/** Scenario time as reports show it: +1m02.500s. */
+export function formatOffset(ms: number): string {
+  const sign = ms < 0 ? "-" : "+";
+  const abs = Math.abs(ms);
+  const minutes = Math.floor(abs / 60_000);
+  const seconds = ((abs % 60_000) / 1000).toFixed(3).padStart(6, "0");
+  return minutes > 0 ? `${sign}${minutes}m${seconds}s` : `${sign}${(abs / 1000).toFixed(3)}s`;
+}

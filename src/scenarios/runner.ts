@@ -1,0 +1,453 @@
+// Plays a scenario in a fresh sandbox on the virtual clock: sets up, runs its steps in time order, checks expectations.
+import { isAbsolute, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { startStopwatch } from "../engine/clock.js";
+import type { SandboxCore } from "../sandbox.js";
+import { type ApiClient, createApiClient, must, StepRefused } from "./api-client.js";
+import { type CallerScript, compileCaller, type PartyMark } from "./caller-script.js";
+import { type CheckContext, callContext, checkExpectation, heardItems } from "./expectations/check.js";
+import { mismatches } from "./expectations/match.js";
+import { createHandlerHost, type HandlerHost, scenarioBaseUrl } from "./handlers.js";
+import type { LoadedScenario } from "./load.js";
+import { createObserver, type Observer } from "./observe.js";
+import { actionOf, worldStepTimes } from "./references.js";
+import type { ScenarioFailure, ScenarioResult } from "./result.js";
+import type { Scenario, Step } from "./schema.js";
+import { setUpWorld, type World } from "./world.js";
+
+/** The packaged fixtures, for `fixtures: default`. */
+const packagedFixtures = fileURLToPath(new URL("../../fixtures/default.yaml", import.meta.url));
+
+export interface SandboxRecipe {
+  /** A fixture file path, `false` for none, or undefined for the owner's own fixtures. */
+  fixtures: string | false | undefined;
+  seed: number | string;
+}
+
+export interface ScenarioRunOptions {
+  /** Base URL of the customer's app: handler paths not defined inline are requested there. */
+  target?: string | undefined;
+  /** Overrides the scenario's seed. */
+  seed?: number | string | undefined;
+  /** Builds the fresh sandbox a scenario plays in (always on a virtual clock). */
+  createSandbox: (recipe: SandboxRecipe) => SandboxCore;
+  /** Receives the sandbox once the scenario has played (to keep or inspect its state). */
+  onFinished?: ((core: SandboxCore) => void) | undefined;
+}
+
+/** What a caller of `sandbox.runScenario` may choose. */
+export interface RunScenarioOptions {
+  /** Base URL of the customer's app for handler paths not defined inline. */
+  target?: string | undefined;
+  /** Overrides the scenario's seed. */
+  seed?: number | string | undefined;
+  /** Afterwards, this sandbox takes the scenario's final state (to look at it through the APIs). */
+  keep?: boolean | undefined;
+}
+
+/** While a hang-up waits for the caller's previous step, time moves in steps this long to look for it. */
+const watchTickMs = 100;
+/** Longest scenario time played when the file gives no `timeout`. */
+const defaultTimeoutMs = 3_600_000;
+
+interface Watch {
+  callId: string;
+  stepIndex: number;
+  after: PartyMark;
+  delayMs: number;
+}
+
+function fixturesOf(loaded: LoadedScenario): SandboxRecipe["fixtures"] {
+  const fixtures = loaded.scenario.fixtures;
+  if (fixtures === undefined) return undefined;
+  if (fixtures === "default") return packagedFixtures;
+  if (fixtures === "empty") return false;
+  return isAbsolute(fixtures) ? fixtures : resolve(loaded.dir, fixtures);
+}
+
+/** A located failure for a step. */
+function stepFailure(loaded: LoadedScenario, index: number, step: Step, message: string): ScenarioFailure {
+  const path = ["steps", index, actionOf(step)];
+  const position = loaded.positionOf(path);
+  return {
+    where: position ? `${position.file}:${position.line}:${position.column}` : null,
+    path: path.join("."),
+    message,
+  };
+}
+
+/** Timeline entries of a call that show its party acting, in order. */
+const partyEntries = (core: SandboxCore, sid: string) =>
+  core.calls.timeline(sid).filter((e) => e.kind.startsWith("party."));
+
+function matchesMark(entry: { kind: string; detail: Record<string, unknown> }, mark: PartyMark): boolean {
+  if (entry.kind !== mark.kind) return false;
+  if (mark.kind === "party.say") return entry.detail.text === mark.text;
+  if (mark.kind === "party.press") return entry.detail.digits === mark.digits;
+  return true;
+}
+
+class Player {
+  readonly failures: ScenarioFailure[] = [];
+  readonly scripts = new Map<string, CallerScript>();
+  private readonly watches: Watch[] = [];
+  private stopped = false;
+
+  constructor(
+    readonly loaded: LoadedScenario,
+    readonly core: SandboxCore,
+    readonly api: ApiClient,
+    readonly host: HandlerHost,
+    readonly world: World,
+    readonly observer: Observer,
+    readonly origin: number,
+    readonly limit: number,
+    readonly check: CheckContext,
+  ) {}
+
+  get scenario(): Scenario {
+    return this.loaded.scenario;
+  }
+
+  /** Starts the hang-ups whose awaited step has happened; true while some still wait. */
+  private serviceWatches(): void {
+    for (let i = this.watches.length - 1; i >= 0; i--) {
+      const watch = this.watches[i]!;
+      const sid = this.observer.ids.get(watch.callId);
+      if (!sid) continue;
+      const entry = partyEntries(this.core, sid).find((e) => matchesMark(e, watch.after));
+      if (!entry) continue;
+      this.watches.splice(i, 1);
+      const at = entry.at + watch.after.lengthMs + watch.delayMs;
+      const hangup = () => {
+        const call = this.core.store.calls.get(sid);
+        if (call && !["completed", "busy", "no-answer", "failed", "canceled"].includes(call.status))
+          this.core.calls.hangup(sid);
+      };
+      if (at <= this.core.clock.now()) hangup();
+      else this.core.clock.schedule(at, hangup);
+    }
+  }
+
+  /** Moves the clock to `time`, in small steps while a hang-up is waiting for its cue. */
+  async advanceTo(time: number): Promise<void> {
+    while (this.core.clock.now() < time) {
+      const step =
+        this.watches.length > 0
+          ? Math.min(watchTickMs, time - this.core.clock.now())
+          : time - this.core.clock.now();
+      await this.core.clock.advance(step);
+      this.serviceWatches();
+    }
+    this.serviceWatches();
+    await this.core.settle();
+  }
+
+  /** After the last step: plays on until nothing is left to happen, or the scenario's time limit. */
+  async drain(): Promise<void> {
+    for (;;) {
+      const now = this.core.clock.now();
+      if (now >= this.limit || this.core.clock.pending() === 0) break;
+      if (this.watches.length > 0) {
+        await this.core.clock.advance(Math.min(watchTickMs, this.limit - now));
+        this.serviceWatches();
+      } else {
+        await this.core.clock.runUntilIdle(this.limit - now);
+      }
+    }
+    await this.core.settle();
+  }
+
+  private async ring(index: number, step: Step): Promise<void> {
+    const call = step.call!;
+    const start = this.core.clock.now() - this.origin;
+    const script = compileCaller(this.scenario, call.id, start, this.limit - this.origin);
+    this.scripts.set(call.id, script);
+    const answer = await must(
+      `the call ${call.id} from ${call.from} to ${call.to}`,
+      this.api.request("POST", "/__sandbox/calls/inbound", {
+        auth: { kind: "admin" },
+        json: {
+          from: call.from,
+          to: call.to,
+          caller: script.behaviour,
+          ...(call.caller_name ? { caller_name: call.caller_name } : {}),
+          ...(call.forwarded_from ? { forwarded_from: call.forwarded_from } : {}),
+        },
+      }),
+    );
+    const sid = (answer.json as { sid: string }).sid;
+    this.observer.ids.set(call.id, sid);
+    for (const watch of script.watches) this.watches.push({ callId: call.id, ...watch });
+    this.failTranscriptionsOf(call.id, sid);
+    void index;
+  }
+
+  private failTranscriptionsOf(id: string, sid: string): void {
+    const t = this.scenario.transcriptions;
+    if (t?.outcome === "failed" && t.calls?.includes(id))
+      this.core.faults.add({ kind: "transcription", outcome: "fail", call_sid: sid }, this.core.clock.now());
+  }
+
+  private async placeCall(step: Step): Promise<void> {
+    const call = step.place_call!;
+    if (call.callee) this.core.calls.setParty(call.to, call.callee);
+    const form: Record<string, string | string[]> = { To: call.to, From: call.from };
+    if (call.url !== undefined) form.Url = this.host.resolve(call.url);
+    if (call.twiml !== undefined) form.Twiml = call.twiml;
+    if (call.method) form.Method = call.method;
+    if (call.fallback_url) form.FallbackUrl = this.host.resolve(call.fallback_url);
+    if (call.status_callback) form.StatusCallback = this.host.resolve(call.status_callback);
+    if (call.status_callback_events) form.StatusCallbackEvent = call.status_callback_events;
+    if (call.record !== undefined) form.Record = String(call.record);
+    if (call.recording_channels) form.RecordingChannels = call.recording_channels;
+    if (call.recording_status_callback)
+      form.RecordingStatusCallback = this.host.resolve(call.recording_status_callback);
+    if (call.timeout !== undefined) form.Timeout = String(call.timeout);
+    if (call.time_limit !== undefined) form.TimeLimit = String(call.time_limit);
+    if (call.send_digits) form.SendDigits = call.send_digits;
+    const answer = await must(
+      `placing the call ${call.id} to ${call.to}`,
+      this.api.request("POST", `/2010-04-01/Accounts/${this.world.accountSid}/Calls.json`, {
+        auth: { kind: "account", sid: this.world.accountSid },
+        form,
+      }),
+    );
+    const sid = (answer.json as { sid: string }).sid;
+    this.observer.ids.set(call.id, sid);
+    this.failTranscriptionsOf(call.id, sid);
+  }
+
+  private async changeAgent(step: Step): Promise<void> {
+    const change = step.agent!;
+    const agent = this.world.agents.get(change.agent)!;
+    await must(
+      `setting agent ${change.agent} ${change.status}`,
+      this.api.request(
+        "PATCH",
+        `/carrier/v1/accounts/${this.world.accountSid}/agent_extensions/${agent.sid}`,
+        {
+          auth: { kind: "carrier" },
+          json: { data: { type: "agent_extension", id: agent.sid, attributes: { status: change.status } } },
+        },
+      ),
+    );
+  }
+
+  private async receiveSms(step: Step): Promise<void> {
+    const sms = step.sms!;
+    const answer = await this.api.request("POST", "/__sandbox/messages/inbound", {
+      auth: { kind: "admin" },
+      json: { from: sms.from, to: sms.to, body: sms.body },
+    });
+    if (answer.status === 404 && this.core.store.phoneNumbers.findOne("number", sms.to))
+      throw new Error(
+        "inbound SMS is not emulated by this sandbox yet (no POST /__sandbox/messages/inbound): mark the scenario skip",
+      );
+    if (answer.status >= 400) throw new StepRefused(`the SMS from ${sms.from} to ${sms.to}`, answer);
+  }
+
+  private async perform(index: number, step: Step): Promise<void> {
+    if (step.call) return this.ring(index, step);
+    if (step.place_call) return this.placeCall(step);
+    if (step.agent) return this.changeAgent(step);
+    if (step.sms) return this.receiveSms(step);
+    if (step.expect) {
+      this.failures.push(...checkExpectation(this.check, step.expect, ["steps", index, "expect"]));
+    }
+  }
+
+  /** Runs one world step, honouring expect_error; false when the scenario cannot go on. */
+  private async runWorldStep(index: number, step: Step): Promise<boolean> {
+    const expected = step.expect_error;
+    try {
+      await this.perform(index, step);
+    } catch (error) {
+      if (!(error instanceof StepRefused) || !expected) {
+        this.failures.push(stepFailure(this.loaded, index, step, (error as Error).message));
+        return false;
+      }
+      const differences = mismatches(
+        {
+          ...(expected.status !== undefined ? { status: expected.status } : {}),
+          ...(expected.code !== undefined ? { code: expected.code } : {}),
+        },
+        { status: error.status, code: error.code },
+      );
+      if (differences.length > 0 || (expected.message && !error.message.includes(expected.message)))
+        this.failures.push({
+          ...stepFailure(this.loaded, index, step, `refused differently than expected: ${error.message}`),
+          expected,
+          actual: { status: error.status, code: error.code, message: error.message },
+        });
+      return true;
+    }
+    if (expected)
+      this.failures.push({
+        ...stepFailure(this.loaded, index, step, "was expected to be refused, but it succeeded"),
+        expected,
+      });
+    return true;
+  }
+
+  async play(): Promise<void> {
+    const times = worldStepTimes(this.scenario);
+    for (const [index, step] of this.scenario.steps.entries()) {
+      const time = times.get(index);
+      if (time === undefined) continue; // a caller step: in its call's script
+      await this.advanceTo(this.origin + time);
+      if (!(await this.runWorldStep(index, step))) {
+        this.stopped = true;
+        return;
+      }
+    }
+    await this.drain();
+  }
+
+  get aborted(): boolean {
+    return this.stopped;
+  }
+
+  /** expect_heard steps: the call heard it, before the caller's next step on that call happened. */
+  checkHeardSteps(): void {
+    const claimed = new Map<string, number>();
+    this.scenario.steps.forEach((step, index) => {
+      const expected = step.expect_heard;
+      if (!expected) return;
+      const { call: id, ...what } = expected;
+      const sid = this.observer.ids.get(id);
+      const path = ["steps", index, "expect_heard"];
+      const where = this.check.where(path);
+      if (!sid) {
+        this.failures.push({ where, path: path.join("."), message: `call ${id} never started` });
+        return;
+      }
+      const heard = heardItems(this.check, sid);
+      const from = claimed.get(id) ?? 0;
+      const found = heard.findIndex((h, i) => i >= from && mismatches(what, h).length === 0);
+      if (found === -1) {
+        this.failures.push({
+          where,
+          path: path.join("."),
+          message: `call ${id} did not hear ${JSON.stringify(what)}${from > 0 ? " after what the steps before expected" : ""}`,
+          expected: what,
+          actual: heard,
+          call: callContext(this.check, id, sid),
+        });
+        return;
+      }
+      claimed.set(id, found + 1);
+      // The caller's next step in the file must not have happened before this was heard.
+      const script = this.scripts.get(id);
+      const next = [...(script?.marks.entries() ?? [])].find(([i]) => i > index)?.[1];
+      if (!next) return;
+      const entry = partyEntries(this.core, sid).find((e) => matchesMark(e, next));
+      const heardAt = this.core.calls.heard(sid)[found]!.at;
+      if (entry && entry.at < heardAt)
+        this.failures.push({
+          where,
+          path: path.join("."),
+          message: `call ${id} heard ${JSON.stringify(what)} at ${this.observer.offset(heardAt)}, after the caller's next step (${next.kind}) at ${this.observer.offset(entry.at)}`,
+          expected: what,
+          actual: heard,
+          call: callContext(this.check, id, sid),
+        });
+    });
+  }
+}
+
+/** Plays one loaded scenario and reports its verdict; never throws for a failing scenario. */
+export async function playScenario(
+  loaded: LoadedScenario,
+  options: ScenarioRunOptions,
+): Promise<ScenarioResult> {
+  const stopwatch = startStopwatch();
+  const scenario = loaded.scenario;
+  const seed = options.seed ?? scenario.seed ?? 1;
+  const base: ScenarioResult = {
+    name: scenario.name,
+    file: loaded.file,
+    status: "passed",
+    failures: [],
+    seed,
+    calls: {},
+    simulatedMs: 0,
+    wallMs: 0,
+    trace: [],
+  };
+  if (scenario.skip) return { ...base, status: "skipped", skipReason: scenario.skip, wallMs: stopwatch() };
+  if (scenario.needs_target && !options.target)
+    return {
+      ...base,
+      status: "skipped",
+      skipReason: "needs a target app (--target URL)",
+      wallMs: stopwatch(),
+    };
+
+  const core = options.createSandbox({ fixtures: fixturesOf(loaded), seed });
+  const host = createHandlerHost(scenario, options.target);
+  const unregister = core.webhooks.register(`${scenarioBaseUrl}/`, (request) => host.answer(request));
+  const api = createApiClient(core);
+  let player: Player | undefined;
+  let observer: Observer | undefined;
+  const origin = core.clock.now();
+  try {
+    let world: World;
+    try {
+      world = await setUpWorld(core, api, host, scenario);
+    } catch (error) {
+      return {
+        ...base,
+        status: "error",
+        error: `setup failed: ${(error as Error).message}`,
+        wallMs: stopwatch(),
+      };
+    }
+    observer = createObserver(core, host, world.accountSid, origin);
+    const check: CheckContext = {
+      observer,
+      host,
+      where(path) {
+        const p = loaded.positionOf(path);
+        return p ? `${p.file}:${p.line}:${p.column}` : null;
+      },
+    };
+    const limit = origin + (scenario.timeout ?? defaultTimeoutMs);
+    player = new Player(loaded, core, api, host, world, observer, origin, limit, check);
+    await player.play();
+    if (!player.aborted) {
+      player.checkHeardSteps();
+      if (scenario.expect) player.failures.push(...checkExpectation(check, scenario.expect, ["expect"]));
+    }
+    options.onFinished?.(core);
+    const trace = observer.requests("all").map((r) => ({
+      at: String(r.at),
+      kind: String(r.kind),
+      method: String(r.method),
+      url: String(r.url),
+      status: (r.status as number | null) ?? null,
+      params: r.params as Record<string, string>,
+    }));
+    return {
+      ...base,
+      status: player.failures.length > 0 ? "failed" : "passed",
+      failures: player.failures,
+      calls: Object.fromEntries(observer.ids),
+      simulatedMs: core.clock.now() - origin,
+      wallMs: stopwatch(),
+      trace,
+    };
+  } catch (error) {
+    return {
+      ...base,
+      status: "error",
+      error: `internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+      failures: player?.failures ?? [],
+      calls: observer ? Object.fromEntries(observer.ids) : {},
+      wallMs: stopwatch(),
+    };
+  } finally {
+    unregister();
+    core.clock.dispose();
+  }
+}
