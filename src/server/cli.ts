@@ -213,4 +213,33 @@ serveCommand.action(async (options) => {
   }
 });
 
+program
+  .command("run")
+  .description(
+    "Play scenario files (paths or quoted globs), each in a fresh sandbox on a virtual clock. Exit code: 0 all passed, 1 a scenario failed, 2 a file did not load.",
+  )
+  .argument("<files...>", 'scenario files or globs, e.g. "scenarios/*.yaml"')
+  .option("-t, --target <url>", "base URL of your app: handler paths not defined inline are requested there")
+  .addOption(
+    new Option("-r, --reporter <name>", "report format")
+      .choices(["pretty", "junit", "json"])
+      .default("pretty"),
+  )
+  .option("-o, --output <file>", "write the report to this file (default: standard output)")
+  .option("--seed <seed>", "seed for ids, overriding each scenario's")
+  .option(
+    "-f, --fixtures <file>",
+    "fixture file for scenarios that name none (default: the packaged fixtures)",
+  )
+  .action(async (files: string[], options) => {
+    const { runCommand } = await import("../scenarios/cli-run.js");
+    const seed =
+      options.seed === undefined
+        ? undefined
+        : /^\d+$/.test(options.seed)
+          ? Number(options.seed)
+          : options.seed;
+    process.exitCode = await runCommand(files, { ...options, seed });
+  });
+
 await program.parseAsync(process.argv);

@@ -1,0 +1,58 @@
+// JUnit XML for CI: one testcase per scenario; failures, errors and skips as JUnit readers expect them.
+import type { RunSummary, ScenarioResult } from "../result.js";
+import { formatFailure } from "./pretty.js";
+
+const escape = (text: string) =>
+  text
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    // Characters XML 1.0 does not allow at all.
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping them is the point
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, "");
+
+const secs = (ms: number) => (ms / 1000).toFixed(3);
+
+function testcase(result: ScenarioResult): string {
+  const open = `    <testcase name="${escape(result.name)}" classname="${escape(result.file)}" time="${secs(result.wallMs)}">`;
+  const inner: string[] = [];
+  if (result.status === "skipped")
+    inner.push(`      <skipped message="${escape(result.skipReason ?? "")}"/>`);
+  if (result.status === "error")
+    inner.push(
+      `      <error message="${escape((result.error ?? "").split("\n")[0]!)}">${escape(result.error ?? "")}</error>`,
+    );
+  if (result.failures.length > 0) {
+    const text = result.failures.map((f, i) => formatFailure(f, i + 1)).join("\n\n");
+    inner.push(
+      `      <failure message="${escape(result.failures[0]!.message)}" type="expectation">${escape(text)}</failure>`,
+    );
+  }
+  inner.push(
+    `      <system-out>${escape(`seed ${result.seed}; ${result.simulatedMs} ms simulated; calls ${JSON.stringify(result.calls)}`)}</system-out>`,
+  );
+  return [open, ...inner, "    </testcase>"].join("\n");
+}
+
+export function junitReport(summary: RunSummary): string {
+  const failures = summary.results.filter((r) => r.status === "failed").length;
+  const errors = summary.results.filter((r) => r.status === "error").length + summary.loadErrors.length;
+  const skipped = summary.skipped;
+  const tests = summary.results.length + summary.loadErrors.length;
+  const loadCases = summary.loadErrors.map(
+    (e) =>
+      `    <testcase name="${escape(e.file)}" classname="${escape(e.file)}" time="0.000">\n      <error message="the scenario file does not load" type="load">${escape(e.message)}</error>\n    </testcase>`,
+  );
+  const attrs = `tests="${tests}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${secs(summary.wallMs)}"`;
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="voice-sandbox scenarios" ${attrs}>`,
+    `  <testsuite name="scenarios" ${attrs}>`,
+    ...summary.results.map(testcase),
+    ...loadCases,
+    "  </testsuite>",
+    "</testsuites>",
+    "",
+  ].join("\n");
+}
