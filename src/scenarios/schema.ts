@@ -173,6 +173,8 @@ export const requestExpectationSchema = z.strictObject({
     ])
     .optional(),
   call: callRef,
+  /** HTTP status the receiving app answered with (null: no answer, e.g. a connection error). */
+  status: z.number().int().nullable().optional(),
   /** Parameters that must be present with these values (others may be present too). */
   params: z.record(z.string(), scalar).optional(),
 });
