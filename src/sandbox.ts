@@ -45,7 +45,7 @@ export interface SandboxOptions {
   /** Webhook delivery: `timeoutMs` (15000), `maxAttempts` (3), `backoffMs` (1000), `logLimit` (10000), `concurrency` (64), and a `fetch` of your own (default: the global one, so MSW sees deliveries). */
   webhooks?: WebhookOptions & { fetch?: typeof fetch };
   /** Base of the URLs the sandbox hands out in webhooks (RecordingUrl, TranscriptionUrl). Default `https://api.voice-sandbox.test`. */
-  publicBaseUrl?: string;
+  publicBaseUrl?: string | (() => string);
 }
 
 export interface SandboxSnapshot {
@@ -127,6 +127,9 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
     {
       clock,
       userAgent: `TwilioProxy/1.1 (voice-sandbox/${version})`,
+      // Latency is read on the sandbox clock: real latency on a real clock, and on a virtual clock the
+      // simulated one (time stands still while a request is out), so logs repeat byte for byte.
+      elapsed: () => (clock.mode === "virtual" ? clock.now() : performance.now()),
       ...(webhookFetch ? { fetch: webhookFetch } : {}),
     },
     webhookOptions,
@@ -134,8 +137,11 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
   const replaced = new Set<() => void>();
   const engine: EngineContext = { store, clock, ids, faults, webhooks };
   const settings: SandboxSettings = { carrierKey, adminToken: options.adminToken, version };
-  const publicBaseUrl = (options.publicBaseUrl ?? "https://api.voice-sandbox.test").replace(/\/+$/, "");
-  const calls = createCallEngine(engine, { publicBaseUrl: () => publicBaseUrl });
+  const baseOption = options.publicBaseUrl ?? "https://api.voice-sandbox.test";
+  // A function lets the standalone server name the address it actually bound (port 0 picks one).
+  const publicBaseUrl = () =>
+    (typeof baseOption === "function" ? baseOption() : baseOption).replace(/\/+$/, "");
+  const calls = createCallEngine(engine, { publicBaseUrl });
 
   const reset = (to: "fixtures" | "empty" = "fixtures") => {
     ids.setState(createIdGenerator(seed).state());

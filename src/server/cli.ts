@@ -100,6 +100,12 @@ const serveCommand = program
   )
   .addOption(
     new Option(
+      "--public-url <url>",
+      "base of the URLs handed out in webhooks (RecordingUrl...): how clients reach this server (default: the bound address)",
+    ).env("VOICE_SANDBOX_PUBLIC_URL"),
+  )
+  .addOption(
+    new Option(
       "-d, --data-dir <dir>",
       "keep the state in this directory: replayed at start, each acknowledged change on disk before its response",
     ).env("VOICE_SANDBOX_DATA_DIR"),
@@ -161,6 +167,7 @@ serveCommand.action(async (options) => {
       clock: options.clock,
       carrierKey: options.carrierKey,
       adminToken: options.adminToken,
+      ...(options.publicUrl ? { publicBaseUrl: String(options.publicUrl) } : {}),
       dataDir: options.dataDir,
       snapshotEvery: options.snapshotEvery,
       journalLimit: options.journalLimit,

@@ -81,7 +81,9 @@ function logRequests(handle: Handle, logger: ServerLogger): Handle {
 
 export async function serve(options: ServeOptions = {}): Promise<RunningServer> {
   const logger = options.logger ?? silent;
-  const sandbox = createSandboxCore({ clock: "real", ...options });
+  // RecordingUrl and the like must point at this server: the address it binds, unless told otherwise.
+  let boundUrl = "http://127.0.0.1:4010";
+  const sandbox = createSandboxCore({ clock: "real", publicBaseUrl: () => boundUrl, ...options });
   const persistence = options.dataDir
     ? await openDataDir(sandbox, options.dataDir, {
         ...(options.snapshotEvery !== undefined ? { snapshotEvery: options.snapshotEvery } : {}),
@@ -112,6 +114,9 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : (options.port ?? 4010);
   const shownHost = host.includes(":") ? `[${host}]` : host;
+  // A wildcard address is not one a client can call back; name the loopback address instead.
+  const reachableHost = host === "0.0.0.0" ? "127.0.0.1" : host === "::" ? "[::1]" : shownHost;
+  boundUrl = `http://${reachableHost}:${port}`;
   const grace = options.shutdownGraceMs ?? 5000;
 
   let closing: Promise<void> | undefined;

@@ -36,7 +36,7 @@ export interface DispatcherDependencies {
   /** Default: the global `fetch`, looked up per request so MSW's interception applies. */
   fetch?: typeof fetch;
   userAgent?: string;
-  /** Real-time stopwatch for latency figures only; default `performance.now`. */
+  /** Stopwatch for latency figures only; default `performance.now` (the sandbox passes its clock's). */
   elapsed?: () => number;
 }
 

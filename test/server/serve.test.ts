@@ -35,6 +35,47 @@ describe("standalone server", () => {
   });
 });
 
+describe("standalone server URLs handed out in webhooks", () => {
+  let running: RunningServer;
+  beforeAll(async () => {
+    running = await serve({ port: 0, clock: "virtual" });
+  });
+  afterAll(async () => running.close());
+
+  it("point recordings at the address the server bound, so clients can fetch them", async () => {
+    const { sandbox } = running;
+    const posted: Record<string, string>[] = [];
+    sandbox.webhooks.register("https://app.example.test/", (request) => {
+      if (request.url.endsWith("/voice")) {
+        return '<Response><Record action="https://app.example.test/recorded" timeout="2"/></Response>';
+      }
+      posted.push(request.params);
+      return "<Response><Hangup/></Response>";
+    });
+    const [number] = sandbox.store.phoneNumbers.where("account", fixtures.acme.sid);
+    sandbox.store.phoneNumbers.replace({ ...number!, voice_url: "https://app.example.test/voice" });
+    sandbox.calls.ring({
+      from: "+14155559876",
+      to: fixtures.acme.mainNumber,
+      caller: { steps: [{ on: { verb: "Record" }, after: "1s", say: "Hello there", for: "2s" }] },
+    });
+    await sandbox.clock.runUntilIdle();
+    await sandbox.settle();
+    const recordingUrl = posted[0]?.RecordingUrl ?? "";
+    expect(
+      recordingUrl.startsWith(`${running.url}/2010-04-01/Accounts/${fixtures.acme.sid}/Recordings/RE`),
+    ).toBe(true);
+    // Recording media is guarded by the recording scopes, so the account's credentials go along.
+    const media = await fetch(`${recordingUrl}.wav`, {
+      headers: {
+        authorization: `Basic ${Buffer.from(`${fixtures.acme.sid}:${fixtures.acme.authToken}`).toString("base64")}`,
+      },
+    });
+    expect(media.status).toBe(200);
+    expect(media.headers.get("content-type")).toMatch(/audio\/(x-)?wav/);
+  });
+});
+
 describe("command line", () => {
   const cli = ["--import", "tsx", join(import.meta.dirname, "../../src/server/cli.ts")];
 
