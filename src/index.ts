@@ -49,6 +49,28 @@ export type { Handle } from "./http/handle.js";
 export type { SandboxRequest, SandboxResponse } from "./http/types.js";
 export { createSandboxCore, type SandboxCore, type SandboxOptions, type SandboxSnapshot } from "./sandbox.js";
 export {
+  exitCodeOf,
+  formatResult,
+  formatSummary,
+  jsonReport,
+  junitReport,
+  type LoadedScenario,
+  loadScenario,
+  loadScenarioFile,
+  parseScenario,
+  type RunScenarioOptions,
+  type RunSummary,
+  runScenarioFiles,
+  type Scenario,
+  type ScenarioFailure,
+  type ScenarioInput,
+  ScenarioLoadError,
+  type ScenarioResult,
+  type ScenarioSource,
+  scenarioJsonSchema,
+  scenarioSchema,
+} from "./scenarios/index.js";
+export {
   type AttemptOutcome,
   computeSignature,
   createWebhookReceiverMiddleware,

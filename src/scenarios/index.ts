@@ -1,0 +1,18 @@
+// Scenarios: what the scenarios room offers (loading, playing, reporting, the JSON Schema).
+export type { ReporterName } from "./cli-run.js";
+export { loadScenario, type ScenarioSource } from "./input.js";
+export { scenarioJsonSchema } from "./json-schema.js";
+export {
+  type LoadedScenario,
+  loadScenarioFile,
+  parseScenario,
+  ScenarioLoadError,
+  scenarioFromObject,
+} from "./load.js";
+export { jsonReport } from "./reporters/json.js";
+export { junitReport } from "./reporters/junit.js";
+export { formatResult, formatSummary } from "./reporters/pretty.js";
+export type { RunSummary, ScenarioFailure, ScenarioResult, ScenarioStatus, TraceEntry } from "./result.js";
+export { exitCodeOf, expandScenarioFiles, type RunFilesOptions, runScenarioFiles } from "./run-files.js";
+export type { RunScenarioOptions } from "./runner.js";
+export { type Scenario, type ScenarioInput, scenarioSchema } from "./schema.js";
