@@ -2,7 +2,7 @@
 import type { RunSummary, ScenarioResult } from "../result.js";
 import { formatFailure } from "./pretty.js";
 
-const escape = (text: string) =>
+const xmlText = (text: string) =>
   text
     .replace(/&/g, "&amp;")
     .replace(/</g, "&lt;")
@@ -15,22 +15,22 @@ const escape = (text: string) =>
 const secs = (ms: number) => (ms / 1000).toFixed(3);
 
 function testcase(result: ScenarioResult): string {
-  const open = `    <testcase name="${escape(result.name)}" classname="${escape(result.file)}" time="${secs(result.wallMs)}">`;
+  const open = `    <testcase name="${xmlText(result.name)}" classname="${xmlText(result.file)}" time="${secs(result.wallMs)}">`;
   const inner: string[] = [];
   if (result.status === "skipped")
-    inner.push(`      <skipped message="${escape(result.skipReason ?? "")}"/>`);
+    inner.push(`      <skipped message="${xmlText(result.skipReason ?? "")}"/>`);
   if (result.status === "error")
     inner.push(
-      `      <error message="${escape((result.error ?? "").split("\n")[0]!)}">${escape(result.error ?? "")}</error>`,
+      `      <error message="${xmlText((result.error ?? "").split("\n")[0]!)}">${xmlText(result.error ?? "")}</error>`,
     );
   if (result.failures.length > 0) {
     const text = result.failures.map((f, i) => formatFailure(f, i + 1)).join("\n\n");
     inner.push(
-      `      <failure message="${escape(result.failures[0]!.message)}" type="expectation">${escape(text)}</failure>`,
+      `      <failure message="${xmlText(result.failures[0]!.message)}" type="expectation">${xmlText(text)}</failure>`,
     );
   }
   inner.push(
-    `      <system-out>${escape(`seed ${result.seed}; ${result.simulatedMs} ms simulated; calls ${JSON.stringify(result.calls)}`)}</system-out>`,
+    `      <system-out>${xmlText(`seed ${result.seed}; ${result.simulatedMs} ms simulated; calls ${JSON.stringify(result.calls)}`)}</system-out>`,
   );
   return [open, ...inner, "    </testcase>"].join("\n");
 }
@@ -42,7 +42,7 @@ export function junitReport(summary: RunSummary): string {
   const tests = summary.results.length + summary.loadErrors.length;
   const loadCases = summary.loadErrors.map(
     (e) =>
-      `    <testcase name="${escape(e.file)}" classname="${escape(e.file)}" time="0.000">\n      <error message="the scenario file does not load" type="load">${escape(e.message)}</error>\n    </testcase>`,
+      `    <testcase name="${xmlText(e.file)}" classname="${xmlText(e.file)}" time="0.000">\n      <error message="the scenario file does not load" type="load">${xmlText(e.message)}</error>\n    </testcase>`,
   );
   const attrs = `tests="${tests}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${secs(summary.wallMs)}"`;
   return [
