@@ -1,40 +1,18 @@
 // The command line as an operator uses it: a config file, env precedence, redacted logs, graceful SIGTERM.
-import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { execFile } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
+import { cliArgs, exited, startServe } from "../support/cli-process.js";
 
 const run = promisify(execFile);
-const cli = ["--import", "tsx", join(import.meta.dirname, "../../src/server/cli.ts")];
+const cli = cliArgs;
 const adminToken = "admin_secret_token_from_config_0000";
 const carrierKey = "carrier_secret_key_from_env_00000000";
 
-function start(args: string[], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, [...cli, "serve", ...args], {
-    env: { ...process.env, ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  const listening = new Promise<string>((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /listening on (http:\/\/[0-9.:]+)/.exec(output);
-      if (match) resolve(match[1]!);
-    };
-    child.stdout.on("data", onData);
-    child.stderr.on("data", onData);
-    child.once("exit", (code) => reject(new Error(`exited ${code}: ${output}`)));
-  });
-  return { child, listening, output: () => output };
-}
-
-const exited = (child: ChildProcess) =>
-  new Promise<number | null>((resolve) => {
-    if (child.exitCode !== null) resolve(child.exitCode);
-    else child.once("exit", (code) => resolve(code));
-  });
+const start = startServe;
 
 describe("command line operations", () => {
   it("reads a YAML config file, lets the environment win over it, logs JSON with secrets redacted, and stops on SIGTERM", async () => {

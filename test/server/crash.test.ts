@@ -1,42 +1,24 @@
 // Crash safety: a server child process is killed with SIGKILL mid-writes, restarted, and must keep every 2xx write.
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { exited, startServe } from "../support/cli-process.js";
 import { fixtures } from "../support/fixtures.js";
 
-const cli = join(import.meta.dirname, "../../src/server/cli.ts");
 const carrier = {
   authorization: `Bearer ${fixtures.carrierKey}`,
   "content-type": "application/vnd.api+json",
 };
 
-/** Starts the CLI on a free port and resolves with its URL once it logs that it listens. */
-function startServer(dataDir: string): Promise<{ child: ChildProcess; url: string; output: () => string }> {
-  const child = spawn(
-    process.execPath,
-    ["--import", "tsx", cli, "serve", "--port", "0", "--data-dir", dataDir, "--snapshot-every", "25"],
-    { env: { ...process.env, VOICE_SANDBOX_LOG_FORMAT: "json" }, stdio: ["ignore", "pipe", "pipe"] },
-  );
-  let output = "";
-  return new Promise((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /listening on (http:\/\/[0-9.:]+)/.exec(output);
-      if (match) resolve({ child, url: match[1]!, output: () => output });
-    };
-    child.stdout!.on("data", onData);
-    child.stderr!.on("data", onData);
-    child.once("exit", (code) => reject(new Error(`server exited (${code}) before listening:\n${output}`)));
-  });
+/** Starts the CLI on a free port and resolves once it listens. */
+async function startServer(
+  dataDir: string,
+): Promise<{ child: ChildProcess; url: string; output: () => string }> {
+  const server = startServe(["--port", "0", "--data-dir", dataDir, "--snapshot-every", "25"]);
+  return { child: server.child, url: await server.listening, output: server.output };
 }
-
-const exited = (child: ChildProcess) =>
-  new Promise<number | null>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) resolve(child.exitCode);
-    else child.once("exit", (code) => resolve(code));
-  });
 
 /** A small seeded generator, so kill moments vary but the run is repeatable in intent. */
 function lcg(seed: number) {
