@@ -6,6 +6,7 @@ import { incomingPhoneNumberRoutes } from "./account-api/incoming-phone-numbers.
 import { messageRoutes } from "./account-api/messages.js";
 import { recordingRoutes } from "./account-api/recordings.js";
 import { transcriptionRoutes } from "./account-api/transcriptions.js";
+import { agentRoutes } from "./admin-api/agents.js";
 import { clockRoutes } from "./admin-api/clock.js";
 import { credentialRoutes } from "./admin-api/credentials.js";
 import { engineRoutes } from "./admin-api/engine.js";
@@ -40,6 +41,7 @@ export const routes: AnyRoute[] = [
   ...availablePhoneNumberRoutes,
   ...agentExtensionRoutes,
   ...mediaRoutes,
+  ...agentRoutes,
   ...carrierAccountRoutes,
   ...carrierAgentExtensionRoutes,
   ...carrierBalanceRoutes,

@@ -146,3 +146,43 @@ describe("carrier key override", () => {
     ).toBe(200);
   });
 });
+
+describe.each(doorNames)("admin agent status via %s", (door) => {
+  const ctx = useDoor(door);
+
+  it("sets an agent's status by extension, as a softphone would, and 404s unknown extensions", async () => {
+    const created = await ctx.call("POST", `/carrier/v1/accounts/${fixtures.acme.sid}/agent_extensions`, {
+      auth: carrierAuth,
+      json: { data: { type: "agent_extension", attributes: { agent_name: "Ada", extension: "201" } } },
+    });
+    expect(created.status).toBe(201);
+    const path = `/__sandbox/accounts/${fixtures.acme.sid}/agents/201/status`;
+    const res = await ctx.call("PUT", path, {
+      json: { status: "dnd" },
+      headers: { "content-type": "application/json" },
+    });
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({ agent_name: "Ada", extension: "201", status: "dnd" });
+    const carrierView = await ctx.call(
+      "GET",
+      `/carrier/v1/accounts/${fixtures.acme.sid}/agent_extensions/${created.json.data.id}`,
+      {
+        auth: carrierAuth,
+      },
+    );
+    expect(carrierView.json.data.attributes.status).toBe("dnd");
+
+    const before = JSON.stringify(ctx.sandbox.snapshot());
+    const bad = await ctx.call("PUT", path, {
+      json: { status: "asleep" },
+      headers: { "content-type": "application/json" },
+    });
+    expect(bad.status).toBe(400);
+    const unknown = await ctx.call("PUT", `/__sandbox/accounts/${fixtures.acme.sid}/agents/999/status`, {
+      json: { status: "online" },
+      headers: { "content-type": "application/json" },
+    });
+    expect(unknown.status).toBe(404);
+    expect(JSON.stringify(ctx.sandbox.snapshot())).toBe(before);
+  });
+});
