@@ -3,7 +3,7 @@ import type { HandlerHost } from "../handlers.js";
 import type { Observer } from "../observe.js";
 import type { ScenarioFailure } from "../result.js";
 import type { Expectation } from "../schema.js";
-import { closest, matchInOrder, mismatches } from "./match.js";
+import { closest, matchInOrder, mismatches, project } from "./match.js";
 
 export interface CheckContext {
   observer: Observer;
@@ -168,7 +168,8 @@ function checkList(
   const i = result.missing;
   const at = [...path, i];
   const candidates = actual.slice(result.from);
-  const after = i > 0 ? ` after the one ${list}[${i - 1}] matched (#${result.from})` : "";
+  const after =
+    i > 0 ? ` after the one ${list}[${i - 1}] matched (entry ${result.from} of ${actual.length})` : "";
   const callId = entries[i]!.call === undefined ? undefined : String(entries[i]!.call);
   const sid = callId ? ctx.observer.ids.get(callId) : undefined;
   return [
@@ -177,7 +178,11 @@ function checkList(
       path: dotted(at),
       message: `${list}[${i}] not found${after}: ${candidates.length} candidate${candidates.length === 1 ? "" : "s"}, none matches ${show(entries[i])}`,
       expected: entries[i],
-      actual: closest(expected[i], candidates),
+      // The closest candidates, cut to the compared fields (plus when and where, for requests).
+      actual: closest(expected[i], candidates).map((c) => ({
+        ...(typeof c.at === "string" ? { at: c.at } : {}),
+        ...(project(c, expected[i]) as object),
+      })),
       ...(callId && sid ? { call: callContext(ctx, callId, sid) } : {}),
     },
   ];

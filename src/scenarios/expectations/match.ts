@@ -77,3 +77,13 @@ export function closest<A>(expected: unknown, candidates: readonly A[], limit = 
     .sort((a, b) => a.i - b.i)
     .map((x) => x.candidate);
 }
+
+/** `actual` cut down to the fields `expected` names (recursively), so a report shows what was compared. */
+export function project(actual: unknown, expected: unknown): unknown {
+  if (Array.isArray(expected) && Array.isArray(actual))
+    return actual.map((item, i) => project(item, expected[Math.min(i, expected.length - 1)]));
+  if (!isObject(expected) || !isObject(actual)) return actual;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(expected)) out[key] = project(actual[key], expected[key]);
+  return out;
+}
