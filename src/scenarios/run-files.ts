@@ -1,4 +1,5 @@
 // Plays scenario files (paths or globs) one after the other, each in a fresh sandbox, and sums up the run.
+import { isAbsolute } from "node:path";
 import { glob, isDynamicPattern } from "tinyglobby";
 import { startStopwatch } from "../engine/clock.js";
 import { createSandboxCore, type SandboxOptions } from "../sandbox.js";
@@ -26,7 +27,9 @@ export async function expandScenarioFiles(
 ): Promise<string[]> {
   const files: string[] = [];
   for (const pattern of patterns) {
-    if (isDynamicPattern(pattern)) files.push(...(await glob(pattern, { cwd, onlyFiles: true })).sort());
+    // An absolute pattern gives absolute paths, a relative one paths relative to cwd, as written.
+    if (isDynamicPattern(pattern))
+      files.push(...(await glob(pattern, { cwd, onlyFiles: true, absolute: isAbsolute(pattern) })).sort());
     else files.push(pattern);
   }
   return [...new Set(files)];
