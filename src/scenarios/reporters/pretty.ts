@@ -45,6 +45,7 @@ export function formatSummary(summary: RunSummary): string {
   const lines: string[] = [];
   for (const error of summary.loadErrors)
     lines.push(`! ${error.file} did not load:\n${indent(error.message, "  ")}`);
+  const files = summary.results.length + summary.loadErrors.length;
   const parts = [
     `${summary.passed} passed`,
     `${summary.failed} failed`,
@@ -53,7 +54,7 @@ export function formatSummary(summary: RunSummary): string {
     ...(summary.loadErrors.length > 0 ? [`${summary.loadErrors.length} did not load`] : []),
   ];
   lines.push(
-    `\n${parts.join(", ")} (${summary.results.length + summary.loadErrors.length} files, ${Math.round(summary.wallMs)} ms wall)`,
+    `\n${parts.join(", ")} (${files} file${files === 1 ? "" : "s"}, ${Math.round(summary.wallMs)} ms wall)`,
   );
   return lines.join("\n");
 }
