@@ -46,6 +46,7 @@ import { createScheduler, type EventClass, eventClass, type Scheduler } from "./
 import {
   completeTranscription,
   defaultSttProvider,
+  type ProviderResult,
   recordVerbProvider,
   startTranscription,
   type TranscriptionControl,
@@ -97,7 +98,13 @@ export interface CallEngine {
   /** Transcriptions: force failures, or finish a pending one now. */
   transcriptions: {
     failAll(fail: boolean): void;
-    complete(sid: string, outcome?: "completed" | "failed"): ReturnType<typeof completeTranscription>;
+    complete(
+      sid: string,
+      outcome?: "completed" | "failed",
+      result?: ProviderResult,
+    ): ReturnType<typeof completeTranscription>;
+    /** What the provider returns for a call's recordings ("*": every call) instead of what was said; null forgets it. */
+    script(callSid: string, result: ProviderResult | null): void;
   };
   /** Messages: inbound SMS to the sandbox's numbers (outbound delivery starts by itself). */
   messages: Pick<MessageLifecycle, "receive">;
@@ -113,7 +120,11 @@ export function createCallEngine(ctx: EngineContext, options: CallEngineOptions 
   const runtimes = new Map<string, CallRuntime>();
   const parties = new Map<string, PartyBehaviour>();
   let alertLog: Alert[] = [];
-  const transcriptionControl: TranscriptionControl = { forced: null, pending: new Map() };
+  const transcriptionControl: TranscriptionControl = {
+    forced: null,
+    pending: new Map(),
+    scripted: new Map(),
+  };
 
   const webhooks = () => {
     if (!ctx.webhooks) throw new Error("the call engine needs a webhook sender (ctx.webhooks)");
@@ -925,7 +936,12 @@ export function createCallEngine(ctx: EngineContext, options: CallEngineOptions 
       failAll(fail) {
         transcriptionControl.forced = fail ? "fail" : null;
       },
-      complete: (sid, outcome) => completeTranscription(services, transcriptionControl, sid, outcome),
+      complete: (sid, outcome, result) =>
+        completeTranscription(services, transcriptionControl, sid, outcome, result),
+      script(callSid, result) {
+        if (result) transcriptionControl.scripted?.set(callSid, result);
+        else transcriptionControl.scripted?.delete(callSid);
+      },
     },
     messages: { receive: (input) => messageLifecycle.receive(input) },
     reset() {
@@ -936,6 +952,7 @@ export function createCallEngine(ctx: EngineContext, options: CallEngineOptions 
       alertLog = [];
       transcriptionControl.forced = null;
       transcriptionControl.pending.clear();
+      transcriptionControl.scripted?.clear();
     },
   };
 

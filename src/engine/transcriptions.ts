@@ -45,9 +45,38 @@ export interface TranscriptionRequest {
   limited: boolean;
 }
 
+/**
+ * What the speech-to-text provider returns, when a test says so instead of transcribing what was said:
+ * the text (one segment a line) or the segments themselves.
+ */
+export interface ProviderResult {
+  text?: string | undefined;
+  segments?: TranscriptionSegment[] | undefined;
+}
+
+/** Segments of a provider result: given ones as they are; text lines spread evenly over the recording. */
+export function providerSegments(
+  result: ProviderResult,
+  recording: Recording | undefined,
+): TranscriptionSegment[] {
+  if (result.segments) return result.segments;
+  const lines = (result.text ?? "").split("\n").filter((line) => line.trim() !== "");
+  const seconds = Math.max(lines.length, recording?.duration ?? lines.length);
+  const step = seconds / Math.max(lines.length, 1);
+  const speaker = recording?.channels === 2 ? "customer" : "SPEAKER_00";
+  return lines.map((text, i) => ({
+    speaker,
+    text,
+    start_time: Math.round(i * step * 1000) / 1000,
+    end_time: Math.round((i + 1) * step * 1000) / 1000,
+  }));
+}
+
 export interface TranscriptionControl {
   /** Outcome forced on transcriptions that finish from now on: "fail" makes them fail. */
   forced: "fail" | null;
+  /** Scripted provider results by call sid ("*" for every call), used instead of what was said. */
+  scripted?: Map<string, ProviderResult>;
   /** Pending completions by transcription sid, so a test can finish one early. */
   pending: Map<string, { handle: EventHandle; limited: boolean }>;
 }
@@ -98,6 +127,7 @@ export function completeTranscription(
   control: TranscriptionControl,
   sid: string,
   outcome?: "completed" | "failed",
+  result?: ProviderResult,
 ): Transcription | null {
   const { ctx } = services;
   const pending = control.pending.get(sid);
@@ -106,7 +136,8 @@ export function completeTranscription(
   control.pending.delete(sid);
   services.scheduler.cancel(pending.handle);
   const recording = ctx.store.recordings.get(current.recording_sid);
-  const segments = recording ? segmentsOf(recording) : [];
+  const scripted = result ?? control.scripted?.get(current.call_sid) ?? control.scripted?.get("*");
+  const segments = scripted ? providerSegments(scripted, recording) : recording ? segmentsOf(recording) : [];
   const tooLong = pending.limited && (recording?.duration ?? 0) > recordVerbLimitSeconds;
   const fault = outcome ? undefined : ctx.faults?.take("transcription", current.call_sid, ctx.clock.now());
   const status =

@@ -111,6 +111,58 @@ describe("markup verbs", () => {
     expect(transcribed.TranscriptionSegments).toBeUndefined();
   });
 
+  it("the speech-to-text provider can be scripted to return given text instead of what was said", async () => {
+    h.door.sandbox.calls.transcriptions.script("*", { text: "Hello from the script\nSecond line" });
+    const r = new VoiceResponse();
+    r.record({ action: "/recorded", transcribe: true, transcribeCallback: "/transcribed", timeout: 2 });
+    h.app.on("/answer", r.toString());
+    h.app.on("/recorded", new VoiceResponse().toString());
+    await place();
+    await h.run();
+    const transcribed = h.app.received("/transcribed")[0]!.params;
+    expect(transcribed.TranscriptionText).toBe("Hello from the script\nSecond line");
+    const segments = JSON.parse(transcribed.TranscriptionSegments!);
+    expect(segments.map((s: { speaker: string; text: string }) => [s.speaker, s.text])).toEqual([
+      ["SPEAKER_00", "Hello from the script"],
+      ["SPEAKER_00", "Second line"],
+    ]);
+    expect(segments[1].end_time).toBeGreaterThan(segments[0].end_time);
+  });
+
+  it("the admin API finishes a pending transcription with the segments it is given", async () => {
+    const r = new VoiceResponse();
+    r.record({ action: "/recorded", transcribe: true, transcribeCallback: "/transcribed", timeout: 2 });
+    h.app.on("/answer", r.toString());
+    h.app.on("/recorded", new VoiceResponse().toString());
+    await place();
+    const { store, clock } = h.door.sandbox;
+    let pending = store.transcriptions.all().find((t) => t.status === "in-progress");
+    for (let step = 0; !pending && step < 120; step++) {
+      await clock.advance(500);
+      await h.door.sandbox.settle();
+      pending = store.transcriptions.all().find((t) => t.status === "in-progress");
+    }
+    expect(pending).toBeDefined();
+    const segments = [
+      { speaker: "SPEAKER_00", text: "Is this the bank?", start_time: 0.5, end_time: 2 },
+      { speaker: "SPEAKER_01", text: "Yes it is", start_time: 2.2, end_time: 3 },
+    ];
+    const failWithText = await h.door.call("POST", `/__sandbox/transcriptions/${pending!.sid}/fail`, {
+      json: { text: "no" },
+      headers: { "content-type": "application/json" },
+    });
+    expect(failWithText.status).toBe(400);
+    const res = await h.door.call("POST", `/__sandbox/transcriptions/${pending!.sid}/complete`, {
+      json: { segments },
+      headers: { "content-type": "application/json" },
+    });
+    expect(res.status).toBe(200);
+    await h.run();
+    const transcribed = h.app.received("/transcribed")[0]!.params;
+    expect(transcribed.TranscriptionText).toBe("Is this the bank?\nYes it is");
+    expect(JSON.parse(transcribed.TranscriptionSegments!)).toEqual(segments);
+  });
+
   it("Record with nothing said makes no action request and goes on", async () => {
     h.door.sandbox.calls.setParty(callee, { steps: [{ at: "1h", hangup: true }] });
     const r = new VoiceResponse();

@@ -1,6 +1,7 @@
 // Admin: drive the call engine from outside: ring a number, script a party, watch a call, finish transcriptions.
 import { z } from "zod";
 import { errors } from "../../domain/errors.js";
+import { transcriptionSegmentSchema } from "../../domain/transcription.js";
 import type { CallEngine } from "../../engine/call-engine.js";
 import { callEngineOf } from "../../engine/engine-registry.js";
 import { partyBehaviourSchema } from "../../engine/party-behaviour.js";
@@ -143,14 +144,26 @@ export const engineRoutes = [
     method: "POST",
     path: "/__sandbox/transcriptions/:Sid/:Outcome",
     surface: "admin",
-    summary: "Finish a pending transcription now: complete (from the recording's speech) or fail",
+    summary:
+      "Finish a pending transcription now: complete (from the recording's speech, or with the given text or segments) or fail",
     auth: { kind: "admin" },
-    async handle({ params, request, services }) {
+    body: z.strictObject({
+      text: z.string().optional(),
+      segments: z.array(transcriptionSegmentSchema).optional(),
+    }),
+    async handle({ params, body, request, services }) {
       const outcome =
         params.Outcome === "complete" ? "completed" : params.Outcome === "fail" ? "failed" : null;
       if (!outcome) throw errors.notFound(request.path);
       const engine = engineOf(services);
-      const done = engine.transcriptions.complete(params.Sid!, outcome);
+      const given = body.text !== undefined || body.segments !== undefined;
+      if (given && outcome === "failed") {
+        throw errors.invalidParameter(
+          "text",
+          "A failed transcription has no text or segments; leave them out.",
+        );
+      }
+      const done = engine.transcriptions.complete(params.Sid!, outcome, given ? body : undefined);
       if (!done) {
         if (!services.engine.store.transcriptions.has(params.Sid!)) throw errors.notFound(request.path);
         throw errors.notPending("transcription", params.Sid!);
