@@ -1,0 +1,72 @@
+// POST /__sandbox/scenarios through both doors: play YAML, refuse what does not load, keep the final state on request.
+import { describe, expect, it } from "vitest";
+import { doorNames, useDoor } from "../support/doors.js";
+import { fixtures } from "../support/fixtures.js";
+
+const scenario = (status: string) => `name: over http
+numbers:
+  - number: "+14155550100"
+    voice: <Response><Say>Hello from a scenario</Say></Response>
+steps:
+  - call: { id: c1, from: "+14155550123", to: "+14155550100" }
+expect:
+  calls: { c1: { status: ${status} } }
+`;
+
+describe.each(doorNames)("POST /__sandbox/scenarios (%s)", (door) => {
+  const ctx = useDoor(door);
+  const post = (body: string, query = "") =>
+    ctx.call("POST", `/__sandbox/scenarios${query}`, {
+      body,
+      headers: { "content-type": "application/yaml" },
+    });
+
+  it("plays the scenario in a fresh sandbox and answers with its verdict; this sandbox is left as it was", async () => {
+    const before = JSON.stringify(ctx.sandbox.snapshot());
+    const res = await post(scenario("completed"));
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({
+      name: "over http",
+      file: "<request body>",
+      status: "passed",
+      failures: [],
+      seed: 1,
+    });
+    expect(res.json.calls.c1).toMatch(/^CA[0-9a-f]{32}$/);
+    expect(res.json.trace[0]).toMatchObject({ kind: "voice-markup", url: "/numbers/14155550100/voice" });
+    expect(JSON.stringify(ctx.sandbox.snapshot())).toBe(before);
+  });
+
+  it("a failing scenario is still a 200: the verdict and its located failures are the answer", async () => {
+    const res = await post(scenario("busy"), "?seed=5");
+    expect(res.status).toBe(200);
+    expect(res.json.status).toBe("failed");
+    expect(res.json.seed).toBe(5);
+    expect(res.json.failures[0]).toMatchObject({
+      where: "<request body>:8:26",
+      path: "expect.calls.c1.status",
+      message: 'call c1: status is "completed", expected "busy"',
+    });
+  });
+
+  it("keep=true loads the scenario's final state into this sandbox, to look at through the APIs", async () => {
+    const res = await post(scenario("completed"), "?keep=true");
+    const calls = await ctx.twilioClient().calls.list();
+    expect(calls.map((c) => c.sid)).toEqual([res.json.calls.c1]);
+    expect(calls[0]).toMatchObject({
+      status: "completed",
+      from: "+14155550123",
+      to: fixtures.acme.mainNumber,
+    });
+  });
+
+  it("refuses a scenario that does not load with 422, naming line and column, and changes nothing", async () => {
+    const before = JSON.stringify(ctx.sandbox.snapshot());
+    const res = await post("name: bad\nsteps:\n  - wiat: 5s\n");
+    expect(res.status).toBe(422);
+    expect(res.text).toContain('<request body>:3:5: steps.0: Unrecognized key: \\"wiat\\"');
+    expect((await post("")).status).toBe(422);
+    expect((await post(scenario("completed"), "?keep=maybe")).status).toBeGreaterThanOrEqual(400);
+    expect(JSON.stringify(ctx.sandbox.snapshot())).toBe(before);
+  });
+});
