@@ -131,6 +131,14 @@ export const errors = {
       title: "Conflict",
       message: `Cannot delete ${what} ${sid} before it is complete (status ${status}). Wait for a final status, or end it first.`,
     }),
+  /** Twilio 20009 as for unfinished calls: a queue may be deleted only once no caller waits in it. */
+  queueNotEmpty: (sid: string, waiting: number) =>
+    new SandboxError({
+      status: 409,
+      code: codes.cannotDeleteUnfinished,
+      title: "Conflict",
+      message: `Cannot delete queue ${sid}: ${waiting} caller(s) still wait in it. Dequeue them (POST to Members/Front with a Url) or wait until it is empty.`,
+    }),
   /** Twilio 21220: redirecting needs a call that is still live. */
   callNotLive: (sid: string, status: string) =>
     new SandboxError({

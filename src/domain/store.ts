@@ -15,9 +15,17 @@ import {
   type TtsEvent,
   ttsEventSchema,
 } from "./carrier-records.js";
+import {
+  type Conference,
+  conferenceSchema,
+  type Participant,
+  participantId,
+  participantSchema,
+} from "./conference.js";
 import { eventSchema, type SandboxEvent } from "./event.js";
 import { type Message, messageSchema } from "./message.js";
 import { type PhoneNumber, phoneNumberSchema } from "./phone-number.js";
+import { type Queue, type QueueMember, queueMemberSchema, queueSchema } from "./queue.js";
 import { type Rate, rateSchema } from "./rate.js";
 import { type Recording, recordingSchema } from "./recording.js";
 import { Table, type TableChange, type TableDefinition } from "./table.js";
@@ -38,6 +46,10 @@ export const storeSnapshotSchema = z.object({
   sipTrunks: z.array(sipTrunkSchema).default([]),
   ttsEvents: z.array(ttsEventSchema).default([]),
   ledger: z.array(ledgerEntrySchema).default([]),
+  conferences: z.array(conferenceSchema).default([]),
+  participants: z.array(participantSchema).default([]),
+  queues: z.array(queueSchema).default([]),
+  queueMembers: z.array(queueMemberSchema).default([]),
 });
 export type StoreSnapshot = z.infer<typeof storeSnapshotSchema>;
 
@@ -118,6 +130,36 @@ const definitions = {
     name: "ledger",
     id: (e: LedgerEntry) => e.sid,
     indexes: { account: (e: LedgerEntry) => e.account_sid },
+  },
+  conferences: {
+    name: "conferences",
+    id: (c: Conference) => c.sid,
+    indexes: {
+      account: (c: Conference) => c.account_sid,
+      // Only a conference still running is found by name; a finished one keeps its sid.
+      live: (c: Conference) => (c.status === "completed" ? null : `${c.account_sid}:${c.friendly_name}`),
+    },
+  },
+  participants: {
+    name: "participants",
+    id: participantId,
+    indexes: {
+      conference: (p: Participant) => p.conference_sid,
+      call: (p: Participant) => p.call_sid,
+    },
+  },
+  queues: {
+    name: "queues",
+    id: (q: Queue) => q.sid,
+    indexes: {
+      account: (q: Queue) => q.account_sid,
+      name: (q: Queue) => `${q.account_sid}:${q.friendly_name}`,
+    },
+  },
+  queueMembers: {
+    name: "queueMembers",
+    id: (m: QueueMember) => m.call_sid,
+    indexes: { queue: (m: QueueMember) => m.queue_sid },
   },
 } satisfies { [K in keyof StoreSnapshot]: TableDefinition<StoreSnapshot[K][number]> };
 

@@ -22,6 +22,7 @@ import { assertMayCall } from "./call-admission.js";
 import { type CallRuntime, createRuntime, type TimelineEntry } from "./call-runtime.js";
 import { type CallEffect, type CallEvent, transition } from "./call-transitions.js";
 import { createCallRecord, saveCall } from "./calls.js";
+import { type ConferenceControl, createConferences } from "./conferences.js";
 import type { EngineContext } from "./context.js";
 import { attachCallEngine } from "./engine-registry.js";
 import { type EngineServices, sendCallback } from "./engine-services.js";
@@ -41,6 +42,7 @@ import {
   speechLengthMs,
   testNumbers,
 } from "./party-behaviour.js";
+import { createQueues, type QueueControl } from "./queues.js";
 import { discardRecording, finishRecording, recordingUrl, startRecording } from "./recordings.js";
 import { createScheduler, type EventClass, eventClass, type Scheduler } from "./scheduler.js";
 import {
@@ -108,6 +110,10 @@ export interface CallEngine {
   };
   /** Messages: inbound SMS to the sandbox's numbers (outbound delivery starts by itself). */
   messages: Pick<MessageLifecycle, "receive">;
+  /** Conferences in progress: end, mute/hold, kick (account API Conferences and Participants). */
+  conferences: ConferenceControl;
+  /** Queue members: dequeue to a URL (account API Members). */
+  queues: QueueControl;
   /** Drops every live call's runtime and every queued event (sandbox reset). */
   reset(): void;
 }
@@ -162,6 +168,56 @@ export function createCallEngine(ctx: EngineContext, options: CallEngineOptions 
     return call;
   };
   const runtimeOf = (sid: string) => runtimes.get(sid);
+  /** Wakes a call's program so it re-reads its conference or queue state. */
+  const signalCall = (name: "conference" | "queue") => (sid: string) => {
+    const rt = runtimeOf(sid);
+    if (!rt || rt.finishing) return;
+    const wake: Wake = { kind: "signal", name, detail: {} };
+    scheduler.after(0, eventClass.continuation, `${name} ${sid}`, () => deliver(rt, wake));
+  };
+  const noteOn = (sid: string, kind: string, detail: Record<string, unknown> = {}) => {
+    const rt = runtimeOf(sid);
+    if (rt) note(rt, kind, detail);
+  };
+  const conferences = createConferences({
+    services,
+    signal: signalCall("conference"),
+    speechOf: (sid) => runtimeOf(sid)?.speech ?? [],
+    heard: (sid, entry) => {
+      const rt = runtimeOf(sid);
+      if (!rt) return;
+      rt.heard.push({ at: now(), ...entry });
+      note(rt, `heard.${entry.kind}`, { ...entry });
+    },
+    note: noteOn,
+    finishRecording: (sid, endAt, speech) => {
+      const recording = finishRecording(services, sid, endAt, speech);
+      const provider = defaultSttProvider(services, recording.account_sid);
+      if (provider)
+        startTranscription(services, transcriptionControl, recording, {
+          provider,
+          callback: null,
+          limited: false,
+        });
+      return recording;
+    },
+  });
+  const queues = createQueues({
+    ctx,
+    signal: signalCall("queue"),
+    bridge: (agentSid, callerSid) => {
+      const agent = runtimeOf(agentSid);
+      const caller = runtimeOf(callerSid);
+      if (!agent || !caller) return;
+      agent.bridgedWith = callerSid;
+      caller.bridgedWith = agentSid;
+      note(agent, "queue.bridged", { sid: callerSid });
+      note(caller, "queue.bridged", { sid: agentSid });
+      talk(agent, caller, caller);
+    },
+    redirect: (sid, url, method) => engine.redirect(sid, { kind: "url", url, method }),
+    note: noteOn,
+  });
 
   // ---- observations -------------------------------------------------------------------------------
 
@@ -540,6 +596,9 @@ export function createCallEngine(ctx: EngineContext, options: CallEngineOptions 
         rt.program = null;
       }
     }
+    // Out of any conference or queue it was still in (others there move on).
+    conferences.callEnded(rt.sid);
+    queues.callEnded(rt.sid);
     // 2. Child legs end: canceled while ringing, completed once answered.
     for (const child of rt.children) {
       const childCall = ctx.store.calls.get(child);
@@ -712,6 +771,8 @@ export function createCallEngine(ctx: EngineContext, options: CallEngineOptions 
         applyEvent(sid, child.status === "in-progress" ? "hangup" : "cancel");
       },
       bridge: (childSid) => bridge(rt, childSid),
+      conference: conferences.hostFor(rt.sid),
+      queue: queues.hostFor(rt.sid),
       accountExtension: (extension) => agentTarget(getCall(rt.sid).account_sid, extension),
       ringGroup: (name) => {
         const accountSid = getCall(rt.sid).account_sid;
@@ -802,21 +863,25 @@ export function createCallEngine(ctx: EngineContext, options: CallEngineOptions 
     for (const active of parent.recordings.values())
       if (active.otherLegSid === null) active.otherLegSid = childSid;
     note(parent, "dial.bridged", { sid: childSid });
+    talk(child, parent, child);
+  }
+
+  /** Unscripted parties on a bridge: the agent greets, the customer answers; `leaver` hangs up 60 s in. */
+  function talk(agent: CallRuntime, customer: CallRuntime, leaver: CallRuntime) {
     const at = now();
-    if (!parent.scripted && !child.scripted) {
-      // Nobody scripted the conversation: the agent greets, the customer answers, the agent hangs up later.
+    if (!agent.scripted && !customer.scripted) {
       const agentMs = speechLengthMs(defaultConversation.agent);
-      timer(child, at + 1000, eventClass.input, "default conversation", () =>
-        speakNow(child, defaultConversation.agent, agentMs, 0.92),
+      timer(agent, at + 1000, eventClass.input, "default conversation", () =>
+        speakNow(agent, defaultConversation.agent, agentMs, 0.92),
       );
-      timer(parent, at + 1500 + agentMs, eventClass.input, "default conversation", () =>
-        speakNow(parent, defaultConversation.customer, speechLengthMs(defaultConversation.customer), 0.92),
+      timer(customer, at + 1500 + agentMs, eventClass.input, "default conversation", () =>
+        speakNow(customer, defaultConversation.customer, speechLengthMs(defaultConversation.customer), 0.92),
       );
     }
-    if (child.behaviour.hangupAfter === undefined && !child.behaviour.steps.some((s) => s.hangup)) {
-      timer(child, at + defaultBridgeTalkMs, eventClass.control, "default hangup", () => {
-        note(child, "party.hangup");
-        applyEvent(childSid, "hangup");
+    if (leaver.behaviour.hangupAfter === undefined && !leaver.behaviour.steps.some((s) => s.hangup)) {
+      timer(leaver, at + defaultBridgeTalkMs, eventClass.control, "default hangup", () => {
+        note(leaver, "party.hangup");
+        applyEvent(leaver.sid, "hangup");
       });
     }
   }
@@ -944,8 +1009,12 @@ export function createCallEngine(ctx: EngineContext, options: CallEngineOptions 
       },
     },
     messages: { receive: (input) => messageLifecycle.receive(input) },
+    conferences,
+    queues,
     reset() {
       messageLifecycle.reset();
+      conferences.reset();
+      queues.reset();
       scheduler.clear();
       runtimes.clear();
       parties.clear();

@@ -2,8 +2,10 @@
 import { agentExtensionRoutes } from "./account-api/agent-extensions.js";
 import { availablePhoneNumberRoutes } from "./account-api/available-phone-numbers.js";
 import { callRoutes } from "./account-api/calls.js";
+import { conferenceRoutes } from "./account-api/conferences.js";
 import { incomingPhoneNumberRoutes } from "./account-api/incoming-phone-numbers.js";
 import { messageRoutes } from "./account-api/messages.js";
+import { queueRoutes } from "./account-api/queues.js";
 import { recordingRoutes } from "./account-api/recordings.js";
 import { transcriptionRoutes } from "./account-api/transcriptions.js";
 import { agentRoutes } from "./admin-api/agents.js";
@@ -40,6 +42,8 @@ export const routes: AnyRoute[] = [
   ...transcriptionRoutes,
   ...availablePhoneNumberRoutes,
   ...agentExtensionRoutes,
+  ...conferenceRoutes,
+  ...queueRoutes,
   ...mediaRoutes,
   ...agentRoutes,
   ...carrierAccountRoutes,

@@ -120,6 +120,68 @@ export interface VerbEnv {
   ringGroup(
     name: string,
   ): { strategy: "simultaneous" | "sequential"; ringTimeout: number; targets: DialTarget[] } | null;
+  /** This call's side of conferences (`<Dial><Conference>`); changes arrive as `signal` wakes named "conference". */
+  readonly conference: ConferenceHost;
+  /** This call's side of queues (`<Enqueue>`, `<Dial><Queue>`); changes arrive as `signal` wakes named "queue". */
+  readonly queue: QueueHost;
+}
+
+export interface ConferenceJoin {
+  name: string;
+  muted: boolean;
+  beep: "true" | "false" | "onEnter" | "onExit";
+  startConferenceOnEnter: boolean;
+  endConferenceOnExit: boolean;
+  maxParticipants: number;
+  record: boolean;
+  statusCallback: string | null;
+  statusCallbackMethod: "GET" | "POST";
+  statusCallbackEvents: string[];
+  recordingStatusCallback: string | null;
+  recordingStatusCallbackMethod: "GET" | "POST";
+  recordingStatusCallbackEvents: string[];
+}
+
+export interface ConferenceHost {
+  /** Joins (creating the conference if none runs under that name); `full` at maxParticipants. */
+  join(input: ConferenceJoin): { conferenceSid: string } | { full: true };
+  /** waiting: joined, not started; live: in progress; out: released (ended) or kicked. */
+  state(): "waiting" | "live" | "out";
+  /** The call leaves on its own (hangup, redirect). */
+  leave(): void;
+}
+
+export type QueueCallerState =
+  | { kind: "waiting" }
+  /** An agent took the caller: run `url` (if any) on the caller, then call `ready()`. */
+  | { kind: "taken"; url: string | null; method: "GET" | "POST"; agentSid: string }
+  | { kind: "bridged" }
+  /** The bridge is over (the agent hung up), or the caller left the line by the API. */
+  | { kind: "ended" }
+  | { kind: "out" };
+
+export interface QueueHost {
+  /** Joins the back of the account's queue of that name (created with default MaxSize if new). */
+  enqueue(name: string): { queueSid: string; full: boolean };
+  /** QueuePosition, QueueSid, QueueTime, AvgQueueTime, CurrentQueueSize, MaxQueueSize for the wait markup. */
+  waitParams(): Record<string, string>;
+  callerState(): QueueCallerState;
+  /** Seconds this call has spent in the queue so far (or spent, once out). */
+  queueTime(): number;
+  /** Leaves the line (Leave, hangup, redirect, error); no-op when not in it. */
+  leave(): void;
+  /** The dequeued caller is ready: the bridge starts. */
+  ready(): void;
+  /** Agent side: takes the front caller of the named queue; null when there is none. */
+  take(
+    name: string,
+    url: string | null,
+    method: "GET" | "POST",
+  ): { callerSid: string; queueSid: string } | null;
+  /** Agent side: connecting (caller runs its url), bridged, or ended (the caller left). */
+  agentState(): "connecting" | "bridged" | "ended";
+  /** Agent side: ends the bridge (timeLimit, hangupOnStar): the caller moves on with QueueResult=bridged. */
+  release(): void;
 }
 
 export interface LegOptions {

@@ -5,6 +5,7 @@ import { Redirected } from "./effects.js";
 import { MarkupError, type MarkupNode, parseMarkup } from "./parse.js";
 import { unemulatedVerbs, validateVoiceDocument } from "./schema.js";
 import { dial } from "./verbs/dial.js";
+import { enqueue } from "./verbs/enqueue.js";
 import { gather } from "./verbs/gather.js";
 import { hangup, reject } from "./verbs/hangup.js";
 import { pause } from "./verbs/pause.js";
@@ -48,6 +49,11 @@ function* runVerb(node: MarkupNode, env: VerbEnv): VerbRun {
       return hangup();
     case "Reject":
       return reject(node, env);
+    case "Enqueue":
+      return yield* enqueue(node, env);
+    case "Leave":
+      // Outside Enqueue wait markup there is no queue to leave: Twilio goes on with the next verb.
+      return { type: "next" };
     default:
       env.alert(12200, `<${node.name}> is not emulated by the sandbox and was skipped`, "warning");
       return { type: "next" };

@@ -51,6 +51,7 @@ const integerAttrs: Record<string, string[]> = {
   Gather: ["timeout", "numDigits", "maxSpeechTime"],
   Record: ["timeout", "maxLength"],
   Dial: ["timeout", "timeLimit"],
+  Conference: ["maxParticipants"],
 };
 
 const enumAttrs: Record<string, Record<string, RegExp>> = {
@@ -62,6 +63,13 @@ const enumAttrs: Record<string, Record<string, RegExp>> = {
     hangupOnStar: /^(true|false)$/,
   },
   Reject: { reason: /^(rejected|busy)$/ },
+  Conference: {
+    beep: /^(true|false|onEnter|onExit)$/,
+    muted: /^(true|false)$/,
+    startConferenceOnEnter: /^(true|false)$/,
+    endConferenceOnExit: /^(true|false)$/,
+    record: /^(do-not-record|record-from-start)$/,
+  },
 };
 
 const methodAttrs = [

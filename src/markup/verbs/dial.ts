@@ -10,6 +10,8 @@ import {
   type Wake,
 } from "../effects.js";
 import type { MarkupNode } from "../parse.js";
+import { dialConference } from "./dial-conference.js";
+import { dialQueue } from "./dial-queue.js";
 
 const terminal = ["completed", "busy", "no-answer", "failed", "canceled"];
 
@@ -110,6 +112,9 @@ function unansweredStatus(statuses: string[]): string {
 }
 
 export function* dial(node: MarkupNode, env: VerbEnv): VerbRun {
+  const room = node.children.find((noun) => noun.name === "Conference" || noun.name === "Queue");
+  if (room)
+    return yield* room.name === "Conference" ? dialConference(node, room, env) : dialQueue(node, room, env);
   const found = targetsOf(node, env);
   if ("unemulated" in found) {
     env.alert(

@@ -1,0 +1,84 @@
+// <Dial><Conference>: join the account's room of that name, wait (waitUrl) until it starts, stay until released.
+import { boolAttr, intAttr, listAttr, methodAttr } from "../attrs.js";
+import { CallEnded, type VerbEnv, type VerbRun, type Wake } from "../effects.js";
+import type { MarkupNode } from "../parse.js";
+import { runWaitMarkup } from "../wait-loop.js";
+
+const beepValues = ["true", "false", "onEnter", "onExit"] as const;
+
+export function* dialConference(dial: MarkupNode, noun: MarkupNode, env: VerbEnv): VerbRun {
+  const action = dial.attrs.action ? env.resolve(dial.attrs.action) : null;
+  const method = methodAttr(dial);
+  const hangupOnStar = boolAttr(dial, "hangupOnStar", false);
+  const timeLimitMs = intAttr(dial, "timeLimit", 14_400) * 1000;
+  const beep = beepValues.find((v) => v === noun.attrs.beep) ?? "true";
+  const resolved = (name: string) => (noun.attrs[name] ? env.resolve(noun.attrs[name]) : null);
+  const joined = env.conference.join({
+    name: noun.text,
+    muted: boolAttr(noun, "muted", false),
+    beep,
+    startConferenceOnEnter: boolAttr(noun, "startConferenceOnEnter", true),
+    endConferenceOnExit: boolAttr(noun, "endConferenceOnExit", false),
+    maxParticipants: intAttr(noun, "maxParticipants", 250),
+    record: noun.attrs.record === "record-from-start",
+    statusCallback: resolved("statusCallback"),
+    statusCallbackMethod: methodAttr(noun, "statusCallbackMethod"),
+    // Twilio sends start and end when statusCallback is set without statusCallbackEvent.
+    statusCallbackEvents: listAttr(noun, "statusCallbackEvent", ["start", "end"]),
+    recordingStatusCallback: resolved("recordingStatusCallback"),
+    recordingStatusCallbackMethod: methodAttr(noun, "recordingStatusCallbackMethod"),
+    recordingStatusCallbackEvents: listAttr(noun, "recordingStatusCallbackEvent", ["completed"]),
+  });
+  const done = (params: Record<string, string>) => {
+    env.timeline("dial.result", { ...params });
+    if (!action) return { type: "next" as const };
+    return { type: "navigate" as const, to: { kind: "url" as const, url: action, method, params } };
+  };
+  // A full room: the caller does not get in and the Dial ends at once.
+  if ("full" in joined) return done({ DialCallStatus: "failed" });
+  const params = { DialCallStatus: "answered", ConferenceSid: joined.conferenceSid };
+  if (beep === "true" || beep === "onEnter") env.heard({ kind: "beep" });
+  // waitUrl absent: built-in hold music; "" : silence; otherwise the customer's wait markup, in a loop.
+  let waitUrl: string | null =
+    noun.attrs.waitUrl === undefined ? null : noun.attrs.waitUrl && env.resolve(noun.attrs.waitUrl);
+  const deadline = env.now() + timeLimitMs;
+  try {
+    for (;;) {
+      const state = env.conference.state();
+      if (state === "out") break;
+      if (state === "waiting") {
+        const end = yield* runWaitMarkup(env, {
+          url: waitUrl,
+          method: methodAttr(noun, "waitMethod"),
+          params: () => ({}),
+          stop: () => env.conference.state() !== "waiting",
+          allowLeave: false,
+        });
+        if (end.type === "hangup") {
+          env.conference.leave();
+          return { type: "hangup" };
+        }
+        // A wait document that fails: the caller keeps waiting in silence.
+        if (end.type === "error") waitUrl = "";
+        continue;
+      }
+      const wake = (yield {
+        type: "wait",
+        ms: Math.max(0, deadline - env.now()),
+        wake: hangupOnStar ? ["signal", "dtmf"] : ["signal"],
+      }) as Wake;
+      if (wake.kind === "timeout" || (wake.kind === "dtmf" && wake.digit === "*")) {
+        env.conference.leave();
+        break;
+      }
+    }
+  } catch (error) {
+    env.conference.leave();
+    // The caller hung up: the action is still posted, for the record only (as for any Dial).
+    if (error instanceof CallEnded && action) {
+      yield { type: "fetch", url: action, method, params: env.actionParams(params) };
+    }
+    throw error;
+  }
+  return done(params);
+}
