@@ -41,9 +41,68 @@ function seed(sandbox: Sandbox) {
   });
   const agent = createAgentExtension(sandbox.engine, fixtures.acme.sid, { agent_name: "Ada" });
   const number = sandbox.store.phoneNumbers.findOne("number", fixtures.acme.mainNumber)!;
-  return { call, recording, transcription, message, agent, number };
+  const { conference, queue, emptyQueue } = seedRooms(sandbox, call.sid);
+  return { call, recording, transcription, message, agent, number, conference, queue, emptyQueue };
 }
 type Seeded = ReturnType<typeof seed>;
+
+/** A conference with the call in it, a queue with the call waiting, and an empty queue. */
+function seedRooms(sandbox: Sandbox, callSid: string) {
+  const now = sandbox.clock.now();
+  const account_sid = fixtures.acme.sid;
+  const conference = sandbox.store.conferences.insert({
+    sid: sandbox.engine.ids.mint("CF"),
+    account_sid,
+    friendly_name: "room",
+    status: "in-progress",
+    region: "us1",
+    reason_conference_ended: null,
+    call_sid_ending_conference: null,
+    record: false,
+    status_callback: null,
+    status_callback_method: "POST",
+    status_callback_events: [],
+    recording_status_callback: null,
+    recording_status_callback_method: "POST",
+    recording_status_callback_events: [],
+    recording_sid: null,
+    started_at: now,
+    ended_at: null,
+    created_at: now,
+    updated_at: now,
+  });
+  sandbox.store.participants.insert({
+    account_sid,
+    conference_sid: conference.sid,
+    call_sid: callSid,
+    label: null,
+    muted: false,
+    hold: false,
+    start_conference_on_enter: true,
+    end_conference_on_exit: false,
+    beep: "true",
+    status: "connected",
+    created_at: now,
+    updated_at: now,
+  });
+  const queue = (name: string) =>
+    sandbox.store.queues.insert({
+      sid: sandbox.engine.ids.mint("QU"),
+      account_sid,
+      friendly_name: name,
+      max_size: 100,
+      created_at: now,
+      updated_at: now,
+    });
+  const busy = queue("support");
+  sandbox.store.queueMembers.insert({
+    call_sid: callSid,
+    queue_sid: busy.sid,
+    account_sid,
+    enqueued_at: now,
+  });
+  return { conference, queue: busy, emptyQueue: queue("empty") };
+}
 
 interface Cell {
   method: string;
@@ -157,6 +216,67 @@ const scopeMatrix: Cell[] = [
     path: (s) => `${base}/AgentExtensions/${s.agent.sid}.json`,
     scope: "agent_extensions_write",
     form: { Status: "busy" },
+  },
+  { method: "GET", path: () => `${base}/Conferences.json`, scope: "phone_calls_read" },
+  { method: "GET", path: (s) => `${base}/Conferences/${s.conference.sid}.json`, scope: "phone_calls_read" },
+  {
+    method: "POST",
+    path: (s) => `${base}/Conferences/${s.conference.sid}.json`,
+    scope: "phone_calls_write",
+    form: { Status: "completed" },
+  },
+  {
+    method: "GET",
+    path: (s) => `${base}/Conferences/${s.conference.sid}/Participants.json`,
+    scope: "phone_calls_read",
+  },
+  {
+    method: "GET",
+    path: (s) => `${base}/Conferences/${s.conference.sid}/Participants/${s.call.sid}.json`,
+    scope: "phone_calls_read",
+  },
+  {
+    method: "POST",
+    path: (s) => `${base}/Conferences/${s.conference.sid}/Participants/${s.call.sid}.json`,
+    scope: "phone_calls_write",
+    form: { Muted: "true" },
+  },
+  {
+    method: "DELETE",
+    path: (s) => `${base}/Conferences/${s.conference.sid}/Participants/${s.call.sid}.json`,
+    scope: "phone_calls_write",
+  },
+  {
+    method: "GET",
+    path: (s) => `${base}/Conferences/${s.conference.sid}/Recordings.json`,
+    scope: "phone_calls_read",
+  },
+  { method: "GET", path: () => `${base}/Queues.json`, scope: "phone_calls_read" },
+  {
+    method: "POST",
+    path: () => `${base}/Queues.json`,
+    scope: "phone_calls_write",
+    form: { FriendlyName: "sales" },
+  },
+  { method: "GET", path: (s) => `${base}/Queues/${s.queue.sid}.json`, scope: "phone_calls_read" },
+  {
+    method: "POST",
+    path: (s) => `${base}/Queues/${s.queue.sid}.json`,
+    scope: "phone_calls_write",
+    form: { MaxSize: "5" },
+  },
+  { method: "DELETE", path: (s) => `${base}/Queues/${s.emptyQueue.sid}.json`, scope: "phone_calls_write" },
+  { method: "GET", path: (s) => `${base}/Queues/${s.queue.sid}/Members.json`, scope: "phone_calls_read" },
+  {
+    method: "GET",
+    path: (s) => `${base}/Queues/${s.queue.sid}/Members/${s.call.sid}.json`,
+    scope: "phone_calls_read",
+  },
+  {
+    method: "POST",
+    path: (s) => `${base}/Queues/${s.queue.sid}/Members/Front.json`,
+    scope: "phone_calls_write",
+    form: { Url: "https://app.example.com/dequeued" },
   },
 ];
 
