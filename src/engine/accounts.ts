@@ -1,6 +1,6 @@
 // Accounts: create, change, suspend and delete, with the cascades the spec describes.
 import { type Account, type AccountStatus, defaultTtsVoice } from "../domain/account.js";
-import { errors } from "../domain/errors.js";
+import { found } from "../domain/found.js";
 import type { EngineContext } from "./context.js";
 import { recordEvent } from "./events.js";
 import { releaseNumber } from "./phone-numbers.js";
@@ -23,9 +23,7 @@ export interface AccountChanges {
 }
 
 export function getAccount(ctx: EngineContext, sid: string, path: string): Account {
-  const account = ctx.store.accounts.get(sid);
-  if (!account) throw errors.notFound(path);
-  return account;
+  return found(ctx.store.accounts.get(sid), path);
 }
 
 export function createAccount(ctx: EngineContext, input: AccountInput): Account {

@@ -1,5 +1,6 @@
 // Carrier rates: price lookup by longest matching prefix, and the rate sheet's create, update and delete.
 import { errors } from "../domain/errors.js";
+import { found } from "../domain/found.js";
 import type { Rate } from "../domain/rate.js";
 import type { EngineContext } from "./context.js";
 import { recordEvent } from "./events.js";
@@ -26,9 +27,7 @@ export function findRate(ctx: EngineContext, category: RateCategory, number: str
 }
 
 export function getRate(ctx: EngineContext, sid: string, path: string): Rate {
-  const rate = ctx.store.rates.get(sid);
-  if (!rate) throw errors.notFound(path);
-  return rate;
+  return found(ctx.store.rates.get(sid), path);
 }
 
 function assertPrefixFree(ctx: EngineContext, category: RateCategory, prefix: string, except?: string): void {

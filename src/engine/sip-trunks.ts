@@ -2,6 +2,7 @@
 import type { Call } from "../domain/call.js";
 import type { SipTrunk } from "../domain/carrier-records.js";
 import { errors } from "../domain/errors.js";
+import { found } from "../domain/found.js";
 import { createCallRecord } from "./calls.js";
 import type { EngineContext } from "./context.js";
 import { recordEvent } from "./events.js";
@@ -30,9 +31,7 @@ export const testCallMarkup =
   "<Response><Say>This is a test call through your SIP trunk.</Say><Hangup/></Response>";
 
 export function getSipTrunk(ctx: EngineContext, sid: string, path: string): SipTrunk {
-  const trunk = ctx.store.sipTrunks.get(sid);
-  if (!trunk) throw errors.notFound(path);
-  return trunk;
+  return found(ctx.store.sipTrunks.get(sid), path);
 }
 
 /** The trunk as events keep it: never its password. */

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { type ApiKey, accountScopes } from "../../domain/api-key.js";
 import { errors } from "../../domain/errors.js";
+import { found } from "../../domain/found.js";
 import { createApiKey, revokeApiKey } from "../../engine/api-keys.js";
 import { iso8601 } from "../format.js";
 import { jsonResponse } from "../respond.js";
@@ -9,9 +10,7 @@ import { defineRoute } from "../route.js";
 import type { RouteServices } from "../services.js";
 
 function findAccount(services: RouteServices, sid: string, path: string) {
-  const account = services.engine.store.accounts.get(sid);
-  if (!account) throw errors.notFound(path);
-  return account;
+  return found(services.engine.store.accounts.get(sid), path);
 }
 
 const renderKey = (key: ApiKey) => ({

@@ -1,6 +1,6 @@
 // Carrier messages: every SMS and MMS with its billing. List with the spec's filters, fetch, PATCH status and price.
 import { z } from "zod";
-import { errors } from "../../domain/errors.js";
+import { found } from "../../domain/found.js";
 import { type Message, messageDirections, messageStatuses } from "../../domain/message.js";
 import { correctMessage } from "../../engine/billing-corrections.js";
 import { iso8601, iso8601OrNull } from "../format.js";
@@ -119,9 +119,7 @@ const updateBody = z.object({
 });
 
 function findMessage(services: RouteServices, id: string, path: string): Message {
-  const message = services.engine.store.messages.get(id);
-  if (!message) throw errors.notFound(path);
-  return message;
+  return found(services.engine.store.messages.get(id), path);
 }
 
 export const carrierMessageRoutes = [

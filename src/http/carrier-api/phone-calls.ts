@@ -1,8 +1,8 @@
 // Carrier phone calls: the billing record of every call. List with filters, fetch, PATCH price.
 import { z } from "zod";
 import { type Call, callDirections, callStatuses } from "../../domain/call.js";
-import { errors } from "../../domain/errors.js";
 import { decimalString } from "../../domain/fields.js";
+import { found } from "../../domain/found.js";
 import { correctCall } from "../../engine/billing-corrections.js";
 import { iso8601, iso8601OrNull } from "../format.js";
 import { defineRoute } from "../route.js";
@@ -104,9 +104,7 @@ const updateBody = z.object({
 });
 
 function findCall(services: RouteServices, id: string, path: string): Call {
-  const call = services.engine.store.calls.get(id);
-  if (!call) throw errors.notFound(path);
-  return call;
+  return found(services.engine.store.calls.get(id), path);
 }
 
 export const carrierPhoneCallRoutes = [

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { errors } from "../../domain/errors.js";
 import { decimalString, e164, isoCountry, metadata } from "../../domain/fields.js";
+import { found } from "../../domain/found.js";
 import {
   numberTypes,
   type PhoneNumber,
@@ -123,9 +124,7 @@ const listQuery = z.strictObject({
 });
 
 function findNumber(services: RouteServices, id: string, path: string): PhoneNumber {
-  const number = services.engine.store.phoneNumbers.get(id);
-  if (!number) throw errors.notFound(path);
-  return number;
+  return found(services.engine.store.phoneNumbers.get(id), path);
 }
 
 export const carrierPhoneNumberRoutes = [
