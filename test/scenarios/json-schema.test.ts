@@ -1,7 +1,7 @@
 // The published JSON Schema: current with the zod schema, and it accepts every example (what editors check against).
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import Ajv2020 from "ajv/dist/2020.js";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import { globSync } from "tinyglobby";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
