@@ -193,7 +193,12 @@ describe("queues", () => {
     const before = JSON.stringify(h.door.sandbox.snapshot());
     const auth = { basic: [fixtures.acme.sid, fixtures.acme.authToken] as [string, string] };
     const base = `/2010-04-01/Accounts/${fixtures.acme.sid}/Queues`;
-    for (const form of [{ FriendlyName: "sales-emea" }, { FriendlyName: "x", MaxSize: "0" }, {}]) {
+    const bad: Record<string, string>[] = [
+      { FriendlyName: "sales-emea" },
+      { FriendlyName: "x", MaxSize: "0" },
+      {},
+    ];
+    for (const form of bad) {
       const res = await h.door.call("POST", `${base}.json`, { auth, form });
       expect(res.status).toBe(400);
     }
