@@ -109,7 +109,7 @@ class Player {
     return this.loaded.scenario;
   }
 
-  /** Starts the hang-ups whose awaited step has happened; true while some still wait. */
+  /** Schedules the hang-ups whose awaited caller step has happened. */
   private serviceWatches(): void {
     for (let i = this.watches.length - 1; i >= 0; i--) {
       const watch = this.watches[i]!;
@@ -158,7 +158,7 @@ class Player {
     await this.core.settle();
   }
 
-  private async ring(index: number, step: Step): Promise<void> {
+  private async ring(step: Step): Promise<void> {
     const call = step.call!;
     const start = this.core.clock.now() - this.origin;
     const script = compileCaller(this.scenario, call.id, start, this.limit - this.origin);
@@ -180,7 +180,6 @@ class Player {
     this.observer.ids.set(call.id, sid);
     for (const watch of script.watches) this.watches.push({ callId: call.id, ...watch });
     this.failTranscriptionsOf(call.id, sid);
-    void index;
   }
 
   private failTranscriptionsOf(id: string, sid: string): void {
@@ -248,7 +247,7 @@ class Player {
   }
 
   private async perform(index: number, step: Step): Promise<void> {
-    if (step.call) return this.ring(index, step);
+    if (step.call) return this.ring(step);
     if (step.place_call) return this.placeCall(step);
     if (step.agent) return this.changeAgent(step);
     if (step.sms) return this.receiveSms(step);

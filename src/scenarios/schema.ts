@@ -47,37 +47,56 @@ export const accountSetupSchema = z.strictObject({
     .string()
     .regex(/^AC[0-9a-f]{32}$/, "must be an account sid (AC and 32 hex digits)")
     .optional(),
-  /** `suspended` suspends the account once everything else is set up. */
-  status: z.enum(["active", "suspended"]).optional(),
-  /** Sets the wallet to this many cents (a top-up or a debit of the difference). */
-  balance_cents: z.number().int().min(0).optional(),
-  /** The account's default speech-to-text provider: recordings are then transcribed without transcribe="true". */
-  stt_provider: z.string().min(1).optional(),
+  status: z
+    .enum(["active", "suspended"])
+    .optional()
+    .describe("`suspended` suspends the account once everything else is set up."),
+  balance_cents: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe("Sets the wallet to this many cents (a top-up or a debit of the difference)."),
+  stt_provider: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      'The account\'s default speech-to-text provider: recordings are then transcribed without transcribe="true".',
+    ),
   default_tts_voice: z.string().min(1).optional(),
 });
 
 export const numberSetupSchema = z.strictObject({
-  /** Assigned to the scenario's account: taken from the inventory, or added to it first. */
-  number: e164Field,
+  number: e164Field.describe(
+    "Assigned to the scenario's account: taken from the inventory, or added to it first.",
+  ),
   friendly_name: z.string().optional(),
-  /** Inline markup for inbound calls, served by the sandbox (a shortcut for voice_url plus a handler). */
-  voice: markupField.optional(),
+  voice: markupField
+    .optional()
+    .describe(
+      "Inline markup for inbound calls, served by the sandbox (a shortcut for voice_url plus a handler).",
+    ),
   voice_url: urlField.optional(),
   voice_method: z.enum(["GET", "POST"]).optional(),
   voice_fallback_url: urlField.optional(),
   status_callback: urlField.optional(),
-  /** Inline markup for inbound SMS (a shortcut for sms_url plus a handler). */
-  sms: markupField.optional(),
+  sms: markupField
+    .optional()
+    .describe("Inline markup for inbound SMS (a shortcut for sms_url plus a handler)."),
   sms_url: urlField.optional(),
 });
 
 /** One canned answer of an inline handler; the first whose `when` matches the request's parameters is used. */
 export const handlerResponseSchema = z.strictObject({
-  /** Request parameters that must all be equal (e.g. `{ Digits: "1" }`); absent, it always matches. */
-  when: z.record(z.string(), scalar).optional(),
+  when: z
+    .record(z.string(), scalar)
+    .optional()
+    .describe(
+      'Request parameters that must all be equal (e.g. `{ Digits: "1" }`); absent, it always matches.',
+    ),
   markup: markupField.optional(),
-  /** A body that is not markup (e.g. for a status callback). */
-  body: z.string().optional(),
+  body: z.string().optional().describe("A body that is not markup (e.g. for a status callback)."),
   status: z.number().int().min(100).max(599).optional(),
   content_type: z.string().optional(),
 });
@@ -100,10 +119,8 @@ export const agentSetupSchema = z.strictObject({
 export const ringGroupSetupSchema = z.strictObject({
   name: z.string().min(1),
   strategy: z.enum(["simultaneous", "sequential"]).optional(),
-  /** Seconds each ring attempt lasts. */
-  ring_timeout: z.number().int().min(1).max(600).optional(),
-  /** Agents by extension or name, in ring order. */
-  members: z.array(z.string().min(1)).min(1),
+  ring_timeout: z.number().int().min(1).max(600).optional().describe("Seconds each ring attempt lasts."),
+  members: z.array(z.string().min(1)).min(1).describe("Agents by extension or name, in ring order."),
 });
 
 // ---- expectations ---------------------------------------------------------------------------------
@@ -159,8 +176,10 @@ export const messageExpectationSchema = partial({
 
 /** A request the sandbox made to a customer URL. */
 export const requestExpectationSchema = z.strictObject({
-  /** A path ("/status": on the handlers or --target base) or an absolute URL. */
-  url: z.string().optional(),
+  url: z
+    .string()
+    .optional()
+    .describe('A path ("/status": on the handlers or --target base) or an absolute URL.'),
   method: z.enum(["GET", "POST"]).optional(),
   kind: z
     .enum([
@@ -173,22 +192,24 @@ export const requestExpectationSchema = z.strictObject({
     ])
     .optional(),
   call: callRef,
-  /** HTTP status the receiving app answered with (null: no answer, e.g. a connection error). */
-  status: z.number().int().nullable().optional(),
-  /** Parameters that must be present with these values (others may be present too). */
-  params: z.record(z.string(), scalar).optional(),
+  status: z
+    .number()
+    .int()
+    .nullable()
+    .optional()
+    .describe("HTTP status the receiving app answered with (null: no answer, e.g. a connection error)."),
+  params: z
+    .record(z.string(), scalar)
+    .optional()
+    .describe("Parameters that must be present with these values (others may be present too)."),
 });
 
 export const heardExpectationSchema = z
   .strictObject({
-    /** Text spoken by Say, exactly. */
-    say: z.string().optional(),
-    /** A Play URL (absolute, or a path on the handlers base). */
-    play: z.string().optional(),
-    /** DTMF tones played to the party (Play digits). */
-    digits: z.string().optional(),
-    /** The beep before a Record. */
-    beep: z.literal(true).optional(),
+    say: z.string().optional().describe("Text spoken by Say, exactly."),
+    play: z.string().optional().describe("A Play URL (absolute, or a path on the handlers base)."),
+    digits: z.string().optional().describe("DTMF tones played to the party (Play digits)."),
+    beep: z.literal(true).optional().describe("The beep before a Record."),
   })
   .refine((h) => [h.say, h.play, h.digits, h.beep].filter((v) => v !== undefined).length === 1, {
     message: "name exactly one of say, play, digits or beep",
@@ -199,14 +220,12 @@ export const ledgerExpectationSchema = partial({
   category: z.string().optional(),
   amount_cents: z.number().int().optional(),
   balance_cents: z.number().int().optional(),
-  /** The call charged (resource_sid). */
-  call: callRef,
+  call: callRef.describe("The call charged (resource_sid)."),
 });
 
 export const eventExpectationSchema = partial({
   type: z.string().optional(),
-  /** The call the event is about (resource_sid). */
-  call: callRef,
+  call: callRef.describe("The call the event is about (resource_sid)."),
 });
 
 export const alertExpectationSchema = partial({
@@ -216,25 +235,37 @@ export const alertExpectationSchema = partial({
 });
 
 export const expectationSchema = z.strictObject({
-  /** Final state of the scenario's calls, by id (partial match). */
-  calls: z.record(callIdField, callExpectationSchema).optional(),
-  /** Lists are ordered partial matches: each entry matches a later record than the entry before it. */
-  messages: z.array(messageExpectationSchema).optional(),
+  calls: z
+    .record(callIdField, callExpectationSchema)
+    .optional()
+    .describe("Final state of the scenario's calls, by id (partial match)."),
+  messages: z
+    .array(messageExpectationSchema)
+    .optional()
+    .describe(
+      "Lists are ordered partial matches: each entry matches a later record than the entry before it.",
+    ),
   recordings: z.array(recordingExpectationSchema).optional(),
   transcriptions: z.array(transcriptionExpectationSchema).optional(),
-  /** Callbacks (status, recording, transcription), in the order they were sent. */
-  webhooks: z.array(requestExpectationSchema).optional(),
-  /** Markup requests (voice_url, action URLs, sms_url), in the order they were made. */
-  requests: z.array(requestExpectationSchema).optional(),
-  /** What each call's party heard, in order. */
-  heard: z.record(callIdField, z.array(heardExpectationSchema)).optional(),
-  /** The account's ledger entries, oldest first. */
-  ledger: z.array(ledgerExpectationSchema).optional(),
+  webhooks: z
+    .array(requestExpectationSchema)
+    .optional()
+    .describe("Callbacks (status, recording, transcription), in the order they were sent."),
+  requests: z
+    .array(requestExpectationSchema)
+    .optional()
+    .describe("Markup requests (voice_url, action URLs, sms_url), in the order they were made."),
+  heard: z
+    .record(callIdField, z.array(heardExpectationSchema))
+    .optional()
+    .describe("What each call's party heard, in order."),
+  ledger: z.array(ledgerExpectationSchema).optional().describe("The account's ledger entries, oldest first."),
   balance_cents: z.number().int().optional(),
-  /** Carrier events of the account, oldest first. */
-  events: z.array(eventExpectationSchema).optional(),
-  /** Engine alerts (markup and fetch errors), oldest first; `[]` means none at all. */
-  alerts: z.array(alertExpectationSchema).optional(),
+  events: z.array(eventExpectationSchema).optional().describe("Carrier events of the account, oldest first."),
+  alerts: z
+    .array(alertExpectationSchema)
+    .optional()
+    .describe("Engine alerts (markup and fetch errors), oldest first; `[]` means none at all."),
 });
 
 // ---- steps ----------------------------------------------------------------------------------------
@@ -261,18 +292,19 @@ export const placeCallSchema = z
     record: z.boolean().optional(),
     recording_channels: z.enum(["mono", "dual"]).optional(),
     recording_status_callback: urlField.optional(),
-    /** Seconds to let it ring. */
-    timeout: z.number().int().min(1).optional(),
+    timeout: z.number().int().min(1).optional().describe("Seconds to let it ring."),
     time_limit: z.number().int().min(1).optional(),
     send_digits: z.string().optional(),
-    /** What the called party does: answer, busy, no-answer, failed, decline, and its script (the engine's party format). */
-    callee: partyBehaviourSchema.optional(),
+    callee: partyBehaviourSchema
+      .optional()
+      .describe(
+        "What the called party does: answer, busy, no-answer, failed, decline, and its script (the engine's party format).",
+      ),
   })
   .refine((c) => (c.url === undefined) !== (c.twiml === undefined), { message: "give url or twiml (one)" });
 
 export const agentChangeSchema = z.strictObject({
-  /** The agent's extension or name. */
-  agent: z.string().min(1),
+  agent: z.string().min(1).describe("The agent's extension or name."),
   status: z.enum(["online", "offline", "busy", "away", "dnd"]),
 });
 
@@ -287,15 +319,13 @@ const callerRef = { call: callIdField };
 export const speakSchema = z.strictObject({
   ...callerRef,
   text: z.string().min(1),
-  /** How long the words take (default 400 ms a word). */
-  for: durationField.optional(),
+  for: durationField.optional().describe("How long the words take (default 400 ms a word)."),
   confidence: z.number().min(0).max(1).optional(),
 });
 export const pressSchema = z.strictObject({
   ...callerRef,
   digits: z.string().regex(/^[0-9*#A-Dw]+$/, "digits are 0-9, *, #, A-D and w (a half-second wait)"),
-  /** Time between keys (default 300 ms). */
-  gap: durationField.optional(),
+  gap: durationField.optional().describe("Time between keys (default 300 ms)."),
 });
 export const silenceSchema = z.strictObject(callerRef);
 export const hangupSchema = z.strictObject(callerRef);
@@ -309,8 +339,7 @@ export const expectHeardStepSchema = z.strictObject({
 export const stepErrorSchema = z.strictObject({
   status: z.number().int().optional(),
   code: z.union([z.number().int(), z.string()]).optional(),
-  /** Text the error message contains. */
-  message: z.string().optional(),
+  message: z.string().optional().describe("Text the error message contains."),
 });
 
 export const worldActions = ["call", "place_call", "agent", "sms", "wait", "expect"] as const;
@@ -320,32 +349,43 @@ export type StepAction = (typeof stepActions)[number];
 
 export const stepSchema = z
   .strictObject({
-    /** A label shown in reports. */
-    name: z.string().optional(),
-    /** Scenario time this step happens at (from the start), e.g. 1m30s. */
-    at: durationField.optional(),
-    /**
-     * World steps: this long after the previous world step. Caller steps: this long after the call starts
-     * listening (default 1s), after `on`'s verb starts, or (hangup) after the caller's previous step ends.
-     */
-    after: durationField.optional(),
-    /** Caller steps: when the call starts this verb for the nth time. */
-    on: z.strictObject({ verb: z.enum(listeningVerbs), nth: z.number().int().min(1).default(1) }).optional(),
-    /** The step is expected to be refused (e.g. a suspended account): the error it must give. */
-    expect_error: stepErrorSchema.optional(),
+    name: z.string().optional().describe("A label shown in reports."),
+    at: durationField.optional().describe("Scenario time this step happens at (from the start), e.g. 1m30s."),
+    after: durationField
+      .optional()
+      .describe(
+        "World steps: this long after the previous world step. Caller steps: this long after the call starts listening (default 1s), after on's verb starts, or (hangup) after the caller's previous step ends (default 1s).",
+      ),
+    on: z
+      .strictObject({ verb: z.enum(listeningVerbs), nth: z.number().int().min(1).default(1) })
+      .optional()
+      .describe("Caller steps: when the call starts this verb for the nth time."),
+    expect_error: stepErrorSchema
+      .optional()
+      .describe("The step is expected to be refused (e.g. a suspended account): the error it must give."),
 
-    call: inboundCallSchema.optional(),
-    place_call: placeCallSchema.optional(),
-    agent: agentChangeSchema.optional(),
-    sms: inboundSmsSchema.optional(),
-    wait: durationField.optional(),
-    expect: expectationSchema.optional(),
+    call: inboundCallSchema.optional().describe("An inbound call rings one of the account's numbers."),
+    place_call: placeCallSchema
+      .optional()
+      .describe("The app places a call through the account API; callee says how the called party behaves."),
+    agent: agentChangeSchema.optional().describe("An agent (name or extension) changes status."),
+    sms: inboundSmsSchema.optional().describe("An SMS arrives at one of the account's numbers."),
+    wait: durationField.optional().describe("Time passes."),
+    expect: expectationSchema.optional().describe("Checks these expectations at this moment."),
 
-    speak: speakSchema.optional(),
-    press: pressSchema.optional(),
-    silence: silenceSchema.optional(),
-    hangup: hangupSchema.optional(),
-    expect_heard: expectHeardStepSchema.optional(),
+    speak: speakSchema
+      .optional()
+      .describe("The caller says something (into the next Gather or Record that listens)."),
+    press: pressSchema
+      .optional()
+      .describe("The caller presses keys (into the next Gather or Record that listens)."),
+    silence: silenceSchema.optional().describe("The caller stays silent when next asked for input."),
+    hangup: hangupSchema
+      .optional()
+      .describe("The caller hangs up (by default 1s after their previous step ends)."),
+    expect_heard: expectHeardStepSchema
+      .optional()
+      .describe("The call heard this before the caller's next step happened."),
   })
   .superRefine((step, ctx) => {
     const actions = stepActions.filter((a) => step[a] !== undefined);
@@ -403,19 +443,32 @@ export const stepSchema = z
 // ---- the file -------------------------------------------------------------------------------------
 
 export const scenarioSchema = z.strictObject({
-  /** Shown in reports; unique names read best. */
-  name: z.string({ error: "every scenario needs a name" }).min(1),
+  name: z
+    .string({ error: "every scenario needs a name" })
+    .min(1)
+    .describe("Shown in reports; unique names read best."),
   description: z.string().optional(),
-  /** Reported as skipped with this reason instead of running (e.g. "needs inbound SMS"). */
-  skip: z.string().min(1).optional(),
-  /** Seed for ids (default 1); --seed overrides it. */
-  seed: z.union([z.number().int(), z.string().min(1)]).optional(),
-  /** `default` (the packaged fixtures), `empty`, or a fixture file path relative to this file. */
-  fixtures: z.string().min(1).optional(),
-  /** Handlers not defined inline go to the app given with --target; without one the scenario is skipped. */
-  needs_target: z.boolean().optional(),
-  /** Most scenario time to play before giving up (default 1h). */
-  timeout: durationField.optional(),
+  skip: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('Reported as skipped with this reason instead of running (e.g. "needs inbound SMS").'),
+  seed: z
+    .union([z.number().int(), z.string().min(1)])
+    .optional()
+    .describe("Seed for ids (default 1); --seed overrides it."),
+  fixtures: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("`default` (the packaged fixtures), `empty`, or a fixture file path relative to this file."),
+  needs_target: z
+    .boolean()
+    .optional()
+    .describe(
+      "Handlers not defined inline go to the app given with --target; without one the scenario is skipped.",
+    ),
+  timeout: durationField.optional().describe("Most scenario time to play before giving up (default 1h)."),
   account: accountSetupSchema.optional(),
   numbers: z.array(numberSetupSchema).default([]),
   /** Inline handlers by path, served by the sandbox itself. */
@@ -427,14 +480,15 @@ export const scenarioSchema = z.strictObject({
     .default({}),
   agents: z.array(agentSetupSchema).default([]),
   ring_groups: z.array(ringGroupSetupSchema).default([]),
-  /** How numbers (or agent extensions) the sandbox calls behave: the engine's party format. */
-  parties: z.record(z.string(), partyBehaviourSchema).default({}),
+  parties: z
+    .record(z.string(), partyBehaviourSchema)
+    .default({})
+    .describe("How numbers (or agent extensions) the sandbox calls behave: the engine's party format."),
   /** What the speech-to-text provider returns: transcripts of what was said (default), or failures. */
   transcriptions: z
     .strictObject({
       outcome: z.enum(["completed", "failed"]),
-      /** Only these calls' transcriptions (default: all). */
-      calls: z.array(callIdField).optional(),
+      calls: z.array(callIdField).optional().describe("Only these calls' transcriptions (default: all)."),
     })
     .optional(),
   steps: z.array(stepSchema).default([]),
