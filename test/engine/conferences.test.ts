@@ -2,6 +2,7 @@
 import twilio from "twilio";
 import { describe, expect, it } from "vitest";
 import { fixtures } from "../support/fixtures.js";
+import { expectJsonApi } from "../support/jsonapi.js";
 import { useEngine } from "./harness.js";
 
 const { VoiceResponse } = twilio.twiml;
@@ -144,6 +145,19 @@ describe("conferences", () => {
       callSidEndingConference: a,
     });
     expect(h.door.sandbox.store.calls.get(b)!.status).toBe("completed");
+    // Carrier events: the room's start and end, as JSON:API documents.
+    const events = expectJsonApi(
+      await h.door.call("GET", "/carrier/v1/events?filter[resource_type]=conference", {
+        auth: { bearer: fixtures.carrierKey },
+      }),
+    );
+    const listed = events.json.data as { attributes: { event_type: string; resource_id: string } }[];
+    expect(listed.map((e) => e.attributes.event_type)).toEqual([
+      "conference.created",
+      "conference.started",
+      "conference.ended",
+    ]);
+    expect(listed.every((e) => e.attributes.resource_id === conference!.sid)).toBe(true);
   });
 
   it("maxParticipants keeps the next caller out: its Dial ends with DialCallStatus=failed", async () => {
