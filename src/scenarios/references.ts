@@ -172,12 +172,16 @@ export function checkReferences(scenario: Scenario): ReferenceProblem[] {
     }
   });
   if (scenario.expect) checkExpectation(["expect"], scenario.expect, (id) => allIds.has(id));
-  (scenario.transcriptions?.calls ?? []).forEach((id, i) => {
-    if (!allIds.has(id))
-      problems.push({
-        path: ["transcriptions", "calls", i],
-        message: `unknown call "${id}": no call or place_call step names it`,
-      });
+  const stt = scenario.transcriptions;
+  const sttEntries = stt === undefined ? [] : Array.isArray(stt) ? stt : [stt];
+  sttEntries.forEach((entry, e) => {
+    (entry.calls ?? []).forEach((id, i) => {
+      if (!allIds.has(id))
+        problems.push({
+          path: [...(Array.isArray(stt) ? ["transcriptions", e] : ["transcriptions"]), "calls", i],
+          message: `unknown call "${id}": no call or place_call step names it`,
+        });
+    });
   });
   return problems;
 }

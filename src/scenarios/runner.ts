@@ -13,7 +13,7 @@ import { createObserver, type Observer } from "./observe.js";
 import { actionOf, worldStepTimes } from "./references.js";
 import type { ScenarioFailure, ScenarioResult } from "./result.js";
 import type { Scenario, Step } from "./schema.js";
-import { setUpWorld, type World } from "./world.js";
+import { applySttResult, setUpWorld, sttResults, type World } from "./world.js";
 
 /** The packaged fixtures, for `fixtures: default`. */
 const packagedFixtures = fileURLToPath(new URL("../../fixtures/default.yaml", import.meta.url));
@@ -179,13 +179,13 @@ class Player {
     const sid = (answer.json as { sid: string }).sid;
     this.observer.ids.set(call.id, sid);
     for (const watch of script.watches) this.watches.push({ callId: call.id, ...watch });
-    this.failTranscriptionsOf(call.id, sid);
+    this.scriptTranscriptionsOf(call.id, sid);
   }
 
-  private failTranscriptionsOf(id: string, sid: string): void {
-    const t = this.scenario.transcriptions;
-    if (t?.outcome === "failed" && t.calls?.includes(id))
-      this.core.faults.add({ kind: "transcription", outcome: "fail", call_sid: sid }, this.core.clock.now());
+  /** The speech-to-text answers scripted for this call, now that it has a sid. */
+  private scriptTranscriptionsOf(id: string, sid: string): void {
+    for (const result of sttResults(this.scenario))
+      if (result.calls?.includes(id)) applySttResult(this.core, sid, result);
   }
 
   private async placeCall(step: Step): Promise<void> {
@@ -214,7 +214,7 @@ class Player {
     );
     const sid = (answer.json as { sid: string }).sid;
     this.observer.ids.set(call.id, sid);
-    this.failTranscriptionsOf(call.id, sid);
+    this.scriptTranscriptionsOf(call.id, sid);
   }
 
   private async changeAgent(step: Step): Promise<void> {

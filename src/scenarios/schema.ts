@@ -442,6 +442,35 @@ export const stepSchema = z
 
 // ---- the file -------------------------------------------------------------------------------------
 
+/** One scripted answer of the speech-to-text provider. */
+export const sttResultSchema = z
+  .strictObject({
+    outcome: z
+      .enum(["completed", "failed"])
+      .default("completed")
+      .describe("failed: the provider fails (no text, no segments)."),
+    calls: z.array(callIdField).optional().describe("Only these calls' recordings (default: every call)."),
+    text: z.string().optional().describe("The transcript, one segment a line (spread over the recording)."),
+    segments: z
+      .array(
+        z.strictObject({
+          speaker: z.string().min(1),
+          text: z.string(),
+          start_time: z.number().min(0),
+          end_time: z.number().min(0),
+        }),
+      )
+      .min(1)
+      .optional()
+      .describe("The segments, with speakers and times in seconds."),
+  })
+  .refine((r) => r.outcome === "completed" || (r.text === undefined && r.segments === undefined), {
+    message: "a failed transcription has no text or segments",
+  })
+  .refine((r) => r.text === undefined || r.segments === undefined, {
+    message: "give text or segments, not both",
+  });
+
 export const scenarioSchema = z.strictObject({
   name: z
     .string({ error: "every scenario needs a name" })
@@ -484,13 +513,12 @@ export const scenarioSchema = z.strictObject({
     .record(z.string(), partyBehaviourSchema)
     .default({})
     .describe("How numbers (or agent extensions) the sandbox calls behave: the engine's party format."),
-  /** What the speech-to-text provider returns: transcripts of what was said (default), or failures. */
   transcriptions: z
-    .strictObject({
-      outcome: z.enum(["completed", "failed"]),
-      calls: z.array(callIdField).optional().describe("Only these calls' transcriptions (default: all)."),
-    })
-    .optional(),
+    .union([sttResultSchema, z.array(sttResultSchema).min(1)])
+    .optional()
+    .describe(
+      "What the speech-to-text provider returns: by default a transcript of what was said; here a failure, or given text or segments (for every call, or the listed ones).",
+    ),
   steps: z.array(stepSchema).default([]),
   expect: expectationSchema.optional(),
 });
@@ -501,3 +529,4 @@ export type Step = z.output<typeof stepSchema>;
 export type Expectation = z.output<typeof expectationSchema>;
 export type RequestExpectation = z.output<typeof requestExpectationSchema>;
 export type HandlerResponse = z.output<typeof handlerResponseSchema>;
+export type SttResult = z.output<typeof sttResultSchema>;

@@ -2,7 +2,27 @@
 import type { SandboxCore } from "../sandbox.js";
 import { type ApiClient, must } from "./api-client.js";
 import type { HandlerHost } from "./handlers.js";
-import type { Scenario } from "./schema.js";
+import type { Scenario, SttResult } from "./schema.js";
+
+/** The scenario's scripted speech-to-text answers, as a list. */
+export function sttResults(scenario: Scenario): SttResult[] {
+  const stt = scenario.transcriptions;
+  return stt === undefined ? [] : Array.isArray(stt) ? stt : [stt];
+}
+
+/** Tells the engine what the provider returns for a call's recordings ("*": every call). */
+export function applySttResult(core: SandboxCore, callSid: string, result: SttResult): void {
+  if (result.outcome === "failed") {
+    if (callSid === "*") core.calls.transcriptions.failAll(true);
+    else core.faults.add({ kind: "transcription", outcome: "fail", call_sid: callSid }, core.clock.now());
+    return;
+  }
+  if (result.text !== undefined || result.segments !== undefined)
+    core.calls.transcriptions.script(callSid, {
+      ...(result.text !== undefined ? { text: result.text } : {}),
+      ...(result.segments !== undefined ? { segments: result.segments } : {}),
+    });
+}
 
 export interface World {
   accountSid: string;
@@ -173,8 +193,8 @@ export async function setUpWorld(
   }
 
   for (const [number, behaviour] of Object.entries(scenario.parties)) core.calls.setParty(number, behaviour);
-  if (scenario.transcriptions?.outcome === "failed" && scenario.transcriptions.calls === undefined)
-    core.calls.transcriptions.failAll(true);
+  for (const result of sttResults(scenario))
+    if (result.calls === undefined) applySttResult(core, "*", result);
 
   // Suspension last: a suspended account's numbers and agents can no longer be changed by it.
   if (setup?.status)

@@ -121,6 +121,20 @@ describe("scenario loader", () => {
     );
   });
 
+  it("scripted transcriptions: failed ones carry no text, and text or segments, not both", () => {
+    expect(problemsOf(`${header}transcriptions: { outcome: failed, text: hi }\n`)).toContain(
+      "s.yaml:4:17: transcriptions: a failed transcription has no text or segments",
+    );
+    expect(
+      problemsOf(
+        `${header}transcriptions:\n  - { text: a, segments: [{ speaker: x, text: a, start_time: 0, end_time: 1 }] }\n`,
+      ),
+    ).toContain("transcriptions.0: give text or segments, not both");
+    expect(problemsOf(`${header}transcriptions: [{ calls: [nobody], text: a }]\n`)).toContain(
+      'transcriptions.0.calls.0: unknown call "nobody"',
+    );
+  });
+
   it("steps play in order: an at earlier than the step before is refused", () => {
     const message = problemsOf(
       `${header}steps:\n  - at: 1m\n    call: { id: c1, from: "+14155550123", to: "+14155550100" }\n  - at: 30s\n    call: { id: c2, from: "+14155550124", to: "+14155550100" }\n`,

@@ -272,6 +272,49 @@ expect:
     await expectVerdict(yaml("completed"), "failed");
   });
 
+  it("transcriptions: the provider's text or segments, for every call or the listed ones", async () => {
+    const yaml = (stt: string) => `
+name: scripted stt
+transcriptions:
+${stt}
+numbers:
+  - number: "+14155550100"
+    voice: <Response><Record transcribe="true" transcribeCallback="/t" timeout="2"/></Response>
+steps:
+  - call: { id: c1, from: "+14155550123", to: "+14155550100" }
+  - speak: { call: c1, text: what was really said }
+  - hangup: { call: c1 }
+  - at: 1m
+    call: { id: c2, from: "+14155550124", to: "+14155550100" }
+  - speak: { call: c2, text: second caller }
+  - hangup: { call: c2 }
+expect:
+  transcriptions:
+    - { call: c1, status: completed, text: "Hello from the provider", segments: [{ speaker: SPEAKER_00, text: Hello from the provider }] }
+    - call: c2
+      status: completed
+      text: "I need help\\nSure"
+      segments: [{ speaker: SPEAKER_01, text: I need help, start_time: 0, end_time: 1.5 }, { speaker: SPEAKER_00, text: Sure }]
+  webhooks:
+    - { url: /t, call: c1, params: { TranscriptionText: Hello from the provider } }
+`;
+    await expectVerdict(
+      yaml(`  - { calls: [c1], text: Hello from the provider }
+  - calls: [c2]
+    segments:
+      - { speaker: SPEAKER_01, text: I need help, start_time: 0, end_time: 1.5 }
+      - { speaker: SPEAKER_00, text: Sure, start_time: 1.5, end_time: 2 }`),
+      "passed",
+    );
+    // Without the script, the transcripts are what the callers said.
+    const unscripted = await expectVerdict(yaml("  - { calls: [c2], outcome: failed }"), "failed");
+    expect(unscripted.failures.map((f) => f.path)).toEqual(["expect.transcriptions.0", "expect.webhooks.0"]);
+    expect(unscripted.failures[0]!.actual).toEqual([
+      expect.objectContaining({ text: "what was really said" }),
+      expect.objectContaining({ status: "failed", text: null }),
+    ]);
+  });
+
   it("a handler answering 500 plays the error prompt and raises an 11200 alert", async () => {
     await expectVerdict(
       `
