@@ -37,8 +37,12 @@ interface CallerLink {
 }
 
 interface AgentLink {
-  callerSid: string;
-  state: "connecting" | "bridged" | "ended";
+  queueSid: string;
+  /** The caller taken; null while waiting on an empty queue. */
+  callerSid: string | null;
+  state: "waiting" | "connecting" | "bridged" | "ended";
+  url: string | null;
+  method: "GET" | "POST";
 }
 
 export function createQueue(
@@ -166,6 +170,9 @@ export function createQueues(links: QueueLinks): Queues {
         state: { kind: "waiting" },
       });
       links.note(callSid, "queue.joined", { queue: queue.sid });
+      // An agent already dialling this empty queue takes the caller at once (Twilio: Dial waits for the next).
+      const waiting = [...agents].find(([, a]) => a.queueSid === queue.sid && a.state === "waiting");
+      if (waiting) match(waiting[0], waiting[1], callSid);
       return { queueSid: queue.sid, full: false };
     });
   }
@@ -192,22 +199,35 @@ export function createQueues(links: QueueLinks): Queues {
     return Math.max(0, Math.floor(((link.leftAt ?? now()) - link.enqueuedAt) / 1000));
   }
 
+  /** The agent takes `callerSid` out of the line; the caller plays the agent's url, then calls ready(). */
+  function match(agentSid: string, agent: AgentLink, callerSid: string) {
+    const link = callers.get(callerSid)!;
+    removeMember(callerSid, "queue.dequeued");
+    link.state = { kind: "taken", url: agent.url, method: agent.method, agentSid };
+    agent.callerSid = callerSid;
+    agent.state = "connecting";
+    links.note(agentSid, "queue.take", { queue: agent.queueSid, caller: callerSid });
+    links.signal(callerSid);
+    links.signal(agentSid);
+  }
+
   function take(agentSid: string, name: string, url: string | null, method: "GET" | "POST") {
     const agentCall = ctx.store.calls.get(agentSid)!;
     const queue = ctx.store.queues.findOne("name", `${agentCall.account_sid}:${name}`);
     if (!queue) return null;
+    const agent: AgentLink = { queueSid: queue.sid, callerSid: null, state: "waiting", url, method };
+    agents.set(agentSid, agent);
     for (const member of ctx.store.queueMembers.where("queue", queue.sid)) {
-      const link = callers.get(member.call_sid);
-      removeMember(member.call_sid, "queue.dequeued");
       // A member without a live program (a restored snapshot's leftovers) is dropped from the line.
-      if (link?.state.kind !== "waiting") continue;
-      link.state = { kind: "taken", url, method, agentSid };
-      agents.set(agentSid, { callerSid: member.call_sid, state: "connecting" });
-      links.note(agentSid, "queue.take", { queue: queue.sid, caller: member.call_sid });
-      links.signal(member.call_sid);
-      return { callerSid: member.call_sid, queueSid: queue.sid };
+      if (callers.get(member.call_sid)?.state.kind !== "waiting") {
+        removeMember(member.call_sid, "queue.dequeued");
+        continue;
+      }
+      match(agentSid, agent, member.call_sid);
+      break;
     }
-    return null;
+    if (agent.state === "waiting") links.note(agentSid, "queue.wait", { queue: queue.sid });
+    return { queueSid: queue.sid };
   }
 
   /** The caller's side of a bridge is over: it moves on with QueueResult=bridged. */
@@ -264,11 +284,12 @@ export function createQueues(links: QueueLinks): Queues {
       },
       take: (name, url, method) => take(callSid, name, url, method),
       agentState: () => agents.get(callSid)?.state ?? "ended",
+      partner: () => agents.get(callSid)?.callerSid ?? null,
       release: () => {
         const agent = agents.get(callSid);
         if (!agent) return;
         agents.delete(callSid);
-        endForCaller(agent.callerSid);
+        if (agent.callerSid) endForCaller(agent.callerSid);
       },
     }),
     callEnded(callSid) {
@@ -276,7 +297,7 @@ export function createQueues(links: QueueLinks): Queues {
       const agent = agents.get(callSid);
       if (agent) {
         agents.delete(callSid);
-        endForCaller(agent.callerSid);
+        if (agent.callerSid) endForCaller(agent.callerSid);
       }
       const agentSid = agentOf(callSid);
       if (agentSid) endForAgent(agentSid);

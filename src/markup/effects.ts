@@ -172,15 +172,16 @@ export interface QueueHost {
   leave(): void;
   /** The dequeued caller is ready: the bridge starts. */
   ready(): void;
-  /** Agent side: takes the front caller of the named queue; null when there is none. */
-  take(
-    name: string,
-    url: string | null,
-    method: "GET" | "POST",
-  ): { callerSid: string; queueSid: string } | null;
-  /** Agent side: connecting (caller runs its url), bridged, or ended (the caller left). */
-  agentState(): "connecting" | "bridged" | "ended";
-  /** Agent side: ends the bridge (timeLimit, hangupOnStar): the caller moves on with QueueResult=bridged. */
+  /**
+   * Agent side: takes the front caller of the named queue, or waits for the next one when it is empty
+   * (`waiting`); null when the account has no queue of that name.
+   */
+  take(name: string, url: string | null, method: "GET" | "POST"): { queueSid: string } | null;
+  /** Agent side: waiting (empty queue), connecting (the caller runs its url), bridged, or ended. */
+  agentState(): "waiting" | "connecting" | "bridged" | "ended";
+  /** Agent side: the caller taken, once there is one. */
+  partner(): string | null;
+  /** Agent side: stops waiting, or ends the bridge (timeLimit, hangupOnStar): the caller moves on with QueueResult=bridged. */
   release(): void;
 }
 

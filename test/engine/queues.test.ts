@@ -89,6 +89,48 @@ describe("queues", () => {
     ]);
   });
 
+  it("an agent dialling an empty queue waits for the next caller (up to the Dial timeout); an unknown queue fails", async () => {
+    await client().queues.create({ friendlyName: "support" });
+    await h.routeMainNumber("/voice");
+    callCenter({ waitUrl: "" });
+    h.app.on("/whisper", new VoiceResponse().toString());
+    const a = ring(agent);
+    await h.door.sandbox.clock.advance(10_000);
+    await h.door.sandbox.settle();
+    const one = ring(first, { hangupAfter: "30s" });
+    await h.run();
+    expect(h.app.received("/agent-done")[0]!.params).toMatchObject({
+      CallSid: a,
+      DialCallStatus: "completed",
+      DialCallSid: one,
+      DialCallDuration: "30",
+    });
+    expect(h.app.received("/queued")[0]!.params).toMatchObject({ QueueResult: "bridged", QueueTime: "0" });
+
+    // Nobody comes within the timeout: no-answer.
+    h.app.clear();
+    callCenter();
+    const b = ring(agent);
+    await h.run();
+    expect(h.app.received("/agent-done")[0]!.params).toMatchObject({
+      CallSid: b,
+      DialCallStatus: "no-answer",
+    });
+    expect(h.door.sandbox.store.calls.get(b)!.duration).toBe(30);
+
+    // No queue of that name: failed at once.
+    h.app.clear();
+    h.app.on("/voice", () => {
+      const r = new VoiceResponse();
+      r.dial({ action: "/agent-done" }).queue("nowhere");
+      return r.toString();
+    });
+    h.app.on("/agent-done", new VoiceResponse().toString());
+    const c = ring(agent);
+    await h.run();
+    expect(h.app.received("/agent-done")[0]!.params).toMatchObject({ CallSid: c, DialCallStatus: "failed" });
+  });
+
   it("a full queue sends the caller to the action with QueueResult=queue-full", async () => {
     await client().queues.create({ friendlyName: "support", maxSize: 1 });
     await h.routeMainNumber("/voice");
