@@ -41,6 +41,8 @@ interface Presence {
   callSid: string;
   from: number;
   to: number | null;
+  /** Stretches when the caller was muted or on hold: nothing it said then reaches the room. */
+  silenced: { from: number; to: number | null }[];
 }
 
 interface RoomRuntime {
@@ -162,8 +164,9 @@ export function createConferences(links: ConferenceLinks): Conferences {
       if (!order.includes(stay.callSid)) order.push(stay.callSid);
       const from = Math.max(stay.from, recording.start_time);
       const to = Math.min(stay.to ?? endAt, endAt);
+      const silenced = (at: number) => stay.silenced.some((q) => at >= q.from && at < (q.to ?? Infinity));
       for (const u of links.speechOf(stay.callSid)) {
-        if (u.end <= from || u.start >= to) continue;
+        if (u.end <= from || u.start >= to || silenced(u.start)) continue;
         spans.push({
           channel: Math.min(order.indexOf(stay.callSid) + 1, 2),
           text: u.text,
@@ -285,7 +288,12 @@ export function createConferences(links: ConferenceLinks): Conferences {
         created_at: at,
         updated_at: at,
       });
-      room.presence.push({ callSid, from: at, to: null });
+      room.presence.push({
+        callSid,
+        from: at,
+        to: null,
+        silenced: input.muted ? [{ from: at, to: null }] : [],
+      });
       const live = conference.status === "in-progress";
       standing.set(callSid, { conferenceSid: conference.sid, state: live ? "live" : "waiting" });
       links.note(callSid, "conference.join", { sid: conference.sid, name: input.name });
@@ -324,7 +332,15 @@ export function createConferences(links: ConferenceLinks): Conferences {
         for (const key of ["muted", "hold"] as const) {
           const value = change[key];
           if (value === undefined || value === current[key]) continue;
+          const wasSilent = current.muted || current.hold;
           current = ctx.store.participants.replace({ ...current, [key]: value, updated_at: now() });
+          const stay = roomOf(conference.sid).presence.find(
+            (q) => q.callSid === current.call_sid && q.to === null,
+          );
+          if (stay && !wasSilent && (current.muted || current.hold))
+            stay.silenced.push({ from: now(), to: null });
+          const open = stay?.silenced.at(-1);
+          if (open && open.to === null && !current.muted && !current.hold) open.to = now();
           const event =
             key === "muted"
               ? value

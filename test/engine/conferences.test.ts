@@ -219,6 +219,25 @@ describe("conferences", () => {
     for (const sid of [a, b, c]) expect(h.door.sandbox.store.calls.get(sid)!.status).toBe("completed");
   });
 
+  it("what a muted participant says stays out of the conference recording", async () => {
+    await h.routeMainNumber("/voice");
+    room({ waitUrl: "", record: "record-from-start" }, { [bob]: { muted: true } });
+    const a = ring(alice, { steps: [{ at: "4s", say: "Can you hear me", for: "2s" }], hangupAfter: "30s" });
+    const b = ring(bob, {
+      steps: [
+        { at: "8s", say: "I am on mute", for: "2s" },
+        { at: "20s", say: "Now you can hear me", for: "2s" },
+      ],
+    });
+    await h.door.sandbox.clock.advance(15_000);
+    const [live] = await client().conferences.list({ status: "in-progress" });
+    await client().conferences(live!.sid).participants(b).update({ muted: false });
+    await h.run();
+    const [recording] = h.door.sandbox.store.recordings.all().filter((r) => r.conference_sid === live!.sid);
+    expect(recording!.call_sid).toBe(a);
+    expect(recording!.speech.map((span) => span.text)).toEqual(["Can you hear me", "Now you can hear me"]);
+  });
+
   it("REST refuses what does not exist, and a bad update changes nothing", async () => {
     await h.routeMainNumber("/voice");
     room({ waitUrl: "" });
