@@ -278,7 +278,7 @@ export function createConferences(links: ConferenceLinks): Conferences {
         account_sid: call.account_sid,
         conference_sid: conference.sid,
         call_sid: callSid,
-        label: null,
+        label: input.label,
         muted: input.muted,
         hold: false,
         start_conference_on_enter: input.startConferenceOnEnter,

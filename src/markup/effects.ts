@@ -128,6 +128,8 @@ export interface VerbEnv {
 
 export interface ConferenceJoin {
   name: string;
+  /** participantLabel: names the participant in the API instead of its CallSid. */
+  label: string | null;
   muted: boolean;
   beep: "true" | "false" | "onEnter" | "onExit";
   startConferenceOnEnter: boolean;

@@ -175,7 +175,10 @@ describe("conferences", () => {
 
   it("REST: list by status, mute with a callback, kick a participant to its Dial action, end the room", async () => {
     await h.routeMainNumber("/voice");
-    room({ waitUrl: "", statusCallback: "/conf", statusCallbackEvent: ["mute", "end"] });
+    room(
+      { waitUrl: "", statusCallback: "/conf", statusCallbackEvent: ["mute", "end"] },
+      { [bob]: { participantLabel: "bob" } },
+    );
     h.app.on("/after", new VoiceResponse().toString());
     const a = ring(alice, {});
     const b = ring(bob, {});
@@ -192,6 +195,8 @@ describe("conferences", () => {
       [c, false, "connected"],
     ]);
 
+    // participantLabel names a participant in the API in place of its CallSid.
+    expect((await client().conferences(live!.sid).participants("bob").fetch()).callSid).toBe(b);
     const muted = await client().conferences(live!.sid).participants(b).update({ muted: true });
     expect(muted.muted).toBe(true);
     const onlyMuted = await client().conferences(live!.sid).participants.list({ muted: true });

@@ -150,7 +150,7 @@ function findParticipant(services: RouteServices, params: Record<string, string>
   const conference = findConference(services, params, path);
   const found = services.engine.store.participants
     .where("conference", conference.sid)
-    .find((p) => p.call_sid === params.CallSid);
+    .find((p) => p.call_sid === params.CallSid || (p.label !== null && p.label === params.CallSid));
   return ownedBy(found, params.AccountSid!, path);
 }
 

@@ -15,6 +15,7 @@ export function* dialConference(dial: MarkupNode, noun: MarkupNode, env: VerbEnv
   const resolved = (name: string) => (noun.attrs[name] ? env.resolve(noun.attrs[name]) : null);
   const joined = env.conference.join({
     name: noun.text,
+    label: noun.attrs.participantLabel ?? null,
     muted: boolAttr(noun, "muted", false),
     beep,
     startConferenceOnEnter: boolAttr(noun, "startConferenceOnEnter", true),
