@@ -18,7 +18,7 @@ import type { SandboxSettings, ScenarioPlayer } from "./http/services.js";
 import { loadScenario, parseScenarioText, type ScenarioSource } from "./scenarios/input.js";
 import { ScenarioLoadError } from "./scenarios/load.js";
 import type { ScenarioResult } from "./scenarios/result.js";
-import { playScenario, type RunScenarioOptions } from "./scenarios/runner.js";
+import { playScenario, type RunScenarioOptions, type SandboxRecipe } from "./scenarios/runner.js";
 import {
   createWebhookDispatcher,
   type WebhookDispatcher,
@@ -179,19 +179,31 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
     return () => replaced.delete(listener);
   };
 
-  const runScenario = (source: ScenarioSource, run: RunScenarioOptions = {}) =>
-    playScenario(loadScenario(source), {
+  let self: SandboxCore | undefined;
+  const runScenario = (source: ScenarioSource, run: RunScenarioOptions = {}) => {
+    const fresh = (recipe: SandboxRecipe) =>
+      createSandboxCore({
+        ...options,
+        clock: "virtual",
+        seed: recipe.seed,
+        ...(recipe.fixtures !== undefined ? { fixtures: recipe.fixtures } : {}),
+      });
+    const mode = clock.mode;
+    // Live: this sandbox takes the scenario's starting world (a fresh one's snapshot) and virtual time.
+    const live = (recipe: SandboxRecipe) => {
+      reset();
+      restore(fresh(recipe).snapshot());
+      clock.switchTo("virtual");
+      return self!;
+    };
+    return playScenario(loadScenario(source), {
       target: run.target,
       seed: run.seed,
-      createSandbox: (recipe) =>
-        createSandboxCore({
-          ...options,
-          clock: "virtual",
-          seed: recipe.seed,
-          ...(recipe.fixtures !== undefined ? { fixtures: recipe.fixtures } : {}),
-        }),
-      onFinished: run.keep ? (played) => restore(played.snapshot()) : undefined,
+      createSandbox: run.live ? live : fresh,
+      onFinished: run.keep && !run.live ? (played) => restore(played.snapshot()) : undefined,
+      release: run.live ? () => clock.switchTo(mode) : undefined,
     });
+  };
   const scenarios: ScenarioPlayer = {
     async run(yaml, run) {
       let loaded: ReturnType<typeof parseScenarioText>;
@@ -214,7 +226,7 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
     webhooks,
     scenarios,
   });
-  return {
+  self = {
     handle,
     clock,
     store,
@@ -231,4 +243,5 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
     calls,
     runScenario,
   };
+  return self;
 }

@@ -22,7 +22,12 @@ export interface SandboxAdmin {
 export interface ScenarioPlayer {
   run(
     yaml: string,
-    options: { target?: string | undefined; seed?: number | string | undefined; keep?: boolean | undefined },
+    options: {
+      target?: string | undefined;
+      seed?: number | string | undefined;
+      keep?: boolean | undefined;
+      live?: boolean | undefined;
+    },
   ): Promise<{ loaded: false; message: string } | { loaded: true; result: unknown }>;
 }
 

@@ -33,6 +33,8 @@ export interface ScenarioRunOptions {
   createSandbox: (recipe: SandboxRecipe) => SandboxCore;
   /** Receives the sandbox once the scenario has played (to keep or inspect its state). */
   onFinished?: ((core: SandboxCore) => void) | undefined;
+  /** Lets go of the sandbox after the run; default: stop its clock (a fresh sandbox is thrown away). */
+  release?: ((core: SandboxCore) => void) | undefined;
 }
 
 /** What a caller of `sandbox.runScenario` may choose. */
@@ -43,6 +45,11 @@ export interface RunScenarioOptions {
   seed?: number | string | undefined;
   /** Afterwards, this sandbox takes the scenario's final state (to look at it through the APIs). */
   keep?: boolean | undefined;
+  /**
+   * Play in this sandbox itself, so an app can call its APIs while the scenario plays: its state is
+   * replaced by the scenario's world, its clock is virtual for the run and goes back to its mode after.
+   */
+  live?: boolean | undefined;
 }
 
 /** While a hang-up waits for the caller's previous step, time moves in steps this long to look for it. */
@@ -447,6 +454,7 @@ export async function playScenario(
     };
   } finally {
     unregister();
-    core.clock.dispose();
+    if (options.release) options.release(core);
+    else core.clock.dispose();
   }
 }

@@ -70,3 +70,58 @@ describe.each(doorNames)("POST /__sandbox/scenarios (%s)", (door) => {
     expect(JSON.stringify(ctx.sandbox.snapshot())).toBe(before);
   });
 });
+
+describe("POST /__sandbox/scenarios?live=true (express, real clock)", () => {
+  const ctx = useDoor("express", { clock: "real" });
+
+  it("plays in this sandbox, so the app can call its API mid-scenario; the clock goes back to real after", async () => {
+    const { createServer } = await import("node:http");
+    const auth = `Basic ${Buffer.from(`${fixtures.acme.sid}:${fixtures.acme.authToken}`).toString("base64")}`;
+    // The app texts the caller while answering the call: an API request made during the scenario.
+    const app = createServer((req, res) => {
+      req.resume();
+      req.on("end", async () => {
+        const sent = await fetch(`${ctx.baseUrl}/2010-04-01/Accounts/${fixtures.acme.sid}/Messages.json`, {
+          method: "POST",
+          headers: { authorization: auth, "content-type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams({
+            To: "+14155550123",
+            From: fixtures.acme.mainNumber,
+            Body: "Thanks for calling",
+          }),
+        });
+        if (sent.status !== 201) throw new Error(`the app could not send its SMS: ${sent.status}`);
+        res.writeHead(200, { "content-type": "text/xml" }).end("<Response><Say>Hi</Say></Response>");
+      });
+    });
+    await new Promise<void>((resolve) => app.listen(0, "127.0.0.1", resolve));
+    const target = `http://127.0.0.1:${(app.address() as { port: number }).port}`;
+    try {
+      const yaml = `name: live
+needs_target: true
+numbers: [{ number: "+14155550100", voice_url: /voice }]
+steps:
+  - call: { id: c1, from: "+14155550123", to: "+14155550100" }
+expect:
+  calls: { c1: { status: completed } }
+  messages: [{ direction: outbound-api, to: "+14155550123", body: Thanks for calling, status: delivered }]
+`;
+      const res = await ctx.call(
+        "POST",
+        `/__sandbox/scenarios?live=true&target=${encodeURIComponent(target)}`,
+        {
+          body: yaml,
+          headers: { "content-type": "application/yaml" },
+        },
+      );
+      expect(res.status).toBe(200);
+      expect(res.json.failures).toEqual([]);
+      expect(res.json.status).toBe("passed");
+      expect(ctx.sandbox.clock.mode).toBe("real");
+      // The played world stays: the call is in this sandbox's records.
+      expect(ctx.sandbox.store.calls.get(res.json.calls.c1)?.status).toBe("completed");
+    } finally {
+      await new Promise((resolve) => app.close(resolve));
+    }
+  });
+});

@@ -31,6 +31,7 @@ const query = z.strictObject({
   target: z.url({ protocol: /^https?$/, error: "must be the http(s) base URL of your app" }).optional(),
   seed: z.string().min(1).optional(),
   keep: z.enum(["true", "false"], { error: "must be true or false" }).optional(),
+  live: z.enum(["true", "false"], { error: "must be true or false" }).optional(),
 });
 
 export const scenarioRoutes = [
@@ -39,7 +40,7 @@ export const scenarioRoutes = [
     path: "/__sandbox/scenarios",
     surface: "admin",
     summary:
-      "Play a scenario (YAML body) in a fresh sandbox on a virtual clock; ?target= your app, ?seed=, ?keep=true to load its final state here",
+      "Play a scenario (YAML body) in a fresh sandbox on a virtual clock; ?target= your app, ?seed=, ?keep=true to load its final state here, ?live=true to play in this sandbox itself",
     auth: { kind: "admin" },
     query,
     response: scenarioResultSchema,
@@ -55,6 +56,7 @@ export const scenarioRoutes = [
         target: query.target,
         seed,
         keep: query.keep === "true",
+        live: query.live === "true",
       });
       if (!played.loaded) throw errors.unprocessable(`The scenario does not load:\n${played.message}`);
       return jsonResponse(200, played.result);
