@@ -27,6 +27,9 @@ export function actionOf(step: Scenario["steps"][number]): string {
   return "none";
 }
 
+/** Most scenario time played when the file gives no `timeout`. */
+export const defaultScenarioTimeoutMs = 3_600_000;
+
 const fmt = (ms: number) => (ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`);
 
 export function checkReferences(scenario: Scenario): ReferenceProblem[] {
@@ -117,6 +120,14 @@ export function checkReferences(scenario: Scenario): ReferenceProblem[] {
   let previous = 0;
   scenario.steps.forEach((step, i) => {
     const time = times.get(i);
+    const limit = scenario.timeout ?? defaultScenarioTimeoutMs;
+    if (time !== undefined && time > limit) {
+      const key = step.wait !== undefined ? "wait" : step.at !== undefined ? "at" : "after";
+      problems.push({
+        path: ["steps", i, key],
+        message: `this step would happen at ${fmt(time)}, after the scenario's timeout (${fmt(limit)}): raise timeout`,
+      });
+    }
     if (time !== undefined) {
       if (step.at !== undefined && step.at < previous)
         problems.push({

@@ -10,7 +10,7 @@ import { mismatches } from "./expectations/match.js";
 import { createHandlerHost, type HandlerHost, scenarioBaseUrl } from "./handlers.js";
 import type { LoadedScenario } from "./load.js";
 import { createObserver, type Observer } from "./observe.js";
-import { actionOf, worldStepTimes } from "./references.js";
+import { actionOf, defaultScenarioTimeoutMs, worldStepTimes } from "./references.js";
 import type { ScenarioFailure, ScenarioResult } from "./result.js";
 import type { Scenario, Step } from "./schema.js";
 import { applySttResult, setUpWorld, sttResults, type World } from "./world.js";
@@ -54,8 +54,6 @@ export interface RunScenarioOptions {
 
 /** While a hang-up waits for the caller's previous step, time moves in steps this long to look for it. */
 const watchTickMs = 100;
-/** Longest scenario time played when the file gives no `timeout`. */
-const defaultTimeoutMs = 3_600_000;
 
 interface Watch {
   callId: string;
@@ -418,7 +416,7 @@ export async function playScenario(
         return p ? `${p.file}:${p.line}:${p.column}` : null;
       },
     };
-    const limit = origin + (scenario.timeout ?? defaultTimeoutMs);
+    const limit = origin + (scenario.timeout ?? defaultScenarioTimeoutMs);
     player = new Player(loaded, core, api, host, world, observer, origin, limit, check);
     await player.play();
     if (!player.aborted) {

@@ -144,6 +144,12 @@ describe("scenario loader", () => {
     );
   });
 
+  it("a step after the scenario's timeout is refused", () => {
+    expect(problemsOf(`${header}timeout: 1m\nsteps:\n  - wait: 2m\n`)).toContain(
+      "s.yaml:6:11: steps.0.wait: this step would happen at 120s, after the scenario's timeout (60s): raise timeout",
+    );
+  });
+
   it("reports every problem at once, one line each", () => {
     const message = problemsOf(
       `${header}colour: blue\nsteps:\n  - wait: soon\n  - speak: { call: x, text: hi }\n`,
