@@ -264,6 +264,12 @@ describe("conferences", () => {
       form: { Muted: "maybe" },
     });
     expect(badMute.status).toBe(400);
+    const announce = await h.door.call("POST", `${base}/${live!.sid}.json`, {
+      auth,
+      form: { AnnounceUrl: "https://app.example.com/announce" },
+    });
+    expect(announce.status).toBe(400);
+    expect(announce.json.message).toContain("announcements are not emulated");
     expect(JSON.stringify(h.door.sandbox.snapshot())).toBe(before);
     const missing = await h.door.call("GET", `${base}/CF${"0".repeat(32)}/Participants.json`, { auth });
     expect(missing.status).toBe(404);

@@ -176,9 +176,20 @@ const participantListQuery = z.object({
   Coaching: formBoolean.optional(),
 });
 
+/** Parameters the sandbox does not act on are refused, never silently ignored. */
+const notEmulated = (what: string) =>
+  z
+    .string()
+    .refine(() => false, `${what} are not emulated by the sandbox`)
+    .optional();
+
 const participantUpdate = z.object({
   Muted: formBoolean.optional(),
   Hold: formBoolean.optional(),
+  HoldUrl: notEmulated("hold music URLs"),
+  AnnounceUrl: notEmulated("announcements"),
+  Coaching: notEmulated("coaching"),
+  CallSidToCoach: notEmulated("coaching"),
 });
 
 export const conferenceRoutes = [
@@ -240,8 +251,7 @@ export const conferenceRoutes = [
     auth: { kind: "account", scope: "phone_calls_write" },
     body: z.object({
       Status: z.enum(["completed"], { error: "must be completed" }).optional(),
-      AnnounceUrl: z.string().optional(),
-      AnnounceMethod: z.string().optional(),
+      AnnounceUrl: notEmulated("announcements"),
     }),
     response: conferenceResource,
     handle({ params, body, request, services }) {
