@@ -1,6 +1,7 @@
 // Plays a scenario in a fresh sandbox on the virtual clock: sets up, runs its steps in time order, checks expectations.
 import { isAbsolute, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { isTerminalCallStatus } from "../domain/call.js";
 import { startStopwatch } from "../engine/clock.js";
 import type { SandboxCore } from "../sandbox.js";
 import { type ApiClient, createApiClient, must, StepRefused } from "./api-client.js";
@@ -81,6 +82,11 @@ function stepFailure(loaded: LoadedScenario, index: number, step: Step, message:
   };
 }
 
+const isOver = (core: SandboxCore, sid: string) => {
+  const call = core.store.calls.get(sid);
+  return !call || isTerminalCallStatus(call.status);
+};
+
 /** Timeline entries of a call that show its party acting, in order. */
 const partyEntries = (core: SandboxCore, sid: string) =>
   core.calls.timeline(sid).filter((e) => e.kind.startsWith("party."));
@@ -121,13 +127,15 @@ class Player {
       const sid = this.observer.ids.get(watch.callId);
       if (!sid) continue;
       const entry = partyEntries(this.core, sid).find((e) => matchesMark(e, watch.after));
-      if (!entry) continue;
+      if (!entry) {
+        // The call ended before the step this hang-up follows: nothing left to hang up.
+        if (isOver(this.core, sid)) this.watches.splice(i, 1);
+        continue;
+      }
       this.watches.splice(i, 1);
       const at = entry.at + watch.after.lengthMs + watch.delayMs;
       const hangup = () => {
-        const call = this.core.store.calls.get(sid);
-        if (call && !["completed", "busy", "no-answer", "failed", "canceled"].includes(call.status))
-          this.core.calls.hangup(sid);
+        if (!isOver(this.core, sid)) this.core.calls.hangup(sid);
       };
       if (at <= this.core.clock.now()) hangup();
       else this.core.clock.schedule(at, hangup);
