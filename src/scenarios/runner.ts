@@ -78,7 +78,7 @@ function stepFailure(loaded: LoadedScenario, index: number, step: Step, message:
   return {
     where: position ? `${position.file}:${position.line}:${position.column}` : null,
     path: path.join("."),
-    message,
+    message: step.name ? `step "${step.name}": ${message}` : message,
   };
 }
 

@@ -231,6 +231,12 @@ steps:
       path: "steps.0.place_call",
       message: "was expected to be refused, but it succeeded",
     });
+    const named = await onlyFailure(
+      yaml("20005")
+        .replace("account: { status: suspended }\n", "")
+        .replace("  - place_call:", "  - name: first call\n    place_call:"),
+    );
+    expect(named.message).toBe('step "first call": was expected to be refused, but it succeeded');
   });
 
   it("a refused step without expect_error fails the scenario there and plays no further", async () => {
