@@ -42,9 +42,10 @@ export function toSandboxRequest(
   url: string = req.url ?? "/",
 ): SandboxRequest {
   const q = url.indexOf("?");
-  const headers: Record<string, string> = {};
-  for (const [key, value] of Object.entries(req.headers)) {
-    if (value !== undefined) headers[key] = Array.isArray(value) ? value.join(", ") : value;
+  // Node already lower-cases names and joins repeated request headers; only set-cookie stays an array.
+  let headers = req.headers as Record<string, string>;
+  if (req.headers["set-cookie"] !== undefined) {
+    headers = { ...headers, "set-cookie": (req.headers["set-cookie"] as string[]).join(", ") };
   }
   return {
     method: req.method ?? "GET",
