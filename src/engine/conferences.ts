@@ -312,6 +312,7 @@ export function createConferences(links: ConferenceLinks): Conferences {
     hostFor: (callSid) => ({
       join: (input) => join(callSid, input),
       state: () => standing.get(callSid)?.state ?? "out",
+      held: () => findParticipant(callSid)?.hold ?? false,
       leave: () => {
         leave(callSid, "left");
         standing.delete(callSid);
@@ -350,6 +351,7 @@ export function createConferences(links: ConferenceLinks): Conferences {
                 ? "participant-hold"
                 : "participant-unhold";
           links.note(current.call_sid, `conference.${event}`, { sid: conference.sid });
+          if (key === "hold") links.signal(current.call_sid);
           callback(conference, event, participantParams(current));
         }
         return current;

@@ -149,6 +149,8 @@ export interface ConferenceHost {
   join(input: ConferenceJoin): { conferenceSid: string } | { full: true };
   /** waiting: joined, not started; live: in progress; out: released (ended) or kicked. */
   state(): "waiting" | "live" | "out";
+  /** Put on hold through the API: the caller hears hold music instead of the room. */
+  held(): boolean;
   /** The call leaves on its own (hangup, redirect). */
   leave(): void;
 }

@@ -1,6 +1,7 @@
 // Conferences: callers meet in a room (waitUrl loop, start, callbacks in order, recording), leave, are released or kicked.
 import twilio from "twilio";
 import { describe, expect, it } from "vitest";
+import { defaultHoldMusicUrl } from "../../src/markup/wait-loop.js";
 import { fixtures } from "../support/fixtures.js";
 import { expectJsonApi } from "../support/jsonapi.js";
 import { useEngine } from "./harness.js";
@@ -201,6 +202,16 @@ describe("conferences", () => {
     expect(muted.muted).toBe(true);
     const onlyMuted = await client().conferences(live!.sid).participants.list({ muted: true });
     expect(onlyMuted.map((p) => p.callSid)).toEqual([b]);
+
+    // On hold, a caller hears hold music until the hold is lifted.
+    await client().conferences(live!.sid).participants(a).update({ hold: true });
+    await h.door.sandbox.clock.advance(12_000);
+    await client().conferences(live!.sid).participants(a).update({ hold: false });
+    await h.door.sandbox.clock.advance(1000);
+    const music = h.door.sandbox.calls.heard(a).filter((e) => e.kind === "play");
+    expect(music.length).toBeGreaterThanOrEqual(2);
+    expect(music.every((e) => e.url === defaultHoldMusicUrl)).toBe(true);
+    expect(h.door.sandbox.calls.heard(b).filter((e) => e.kind === "play")).toEqual([]);
 
     await client().conferences(live!.sid).participants(c).remove();
     await h.door.sandbox.clock.advance(1000);

@@ -63,6 +63,17 @@ export function* dialConference(dial: MarkupNode, noun: MarkupNode, env: VerbEnv
         if (end.type === "error") waitUrl = "";
         continue;
       }
+      if (env.conference.held()) {
+        // On hold (participant Hold=true): Twilio's hold music until the hold is lifted.
+        yield* runWaitMarkup(env, {
+          url: null,
+          method: "POST",
+          params: () => ({}),
+          stop: () => !env.conference.held() || env.conference.state() !== "live",
+          allowLeave: false,
+        });
+        continue;
+      }
       const wake = (yield {
         type: "wait",
         ms: Math.max(0, deadline - env.now()),
