@@ -1,5 +1,5 @@
 // Checks a scenario's cross-references and timing: call ids, agents, handler paths, step order.
-import { callerActions, type Expectation, type Scenario } from "./schema.js";
+import { callerActions, type Expectation, type Scenario, worldActions } from "./schema.js";
 
 export interface ReferenceProblem {
   path: (string | number)[];
@@ -21,7 +21,7 @@ export function worldStepTimes(scenario: Scenario): Map<number, number> {
 }
 
 export function actionOf(step: Scenario["steps"][number]): string {
-  for (const key of ["call", "place_call", "agent", "sms", "wait", "expect", ...callerActions] as const) {
+  for (const key of [...worldActions, ...callerActions] as const) {
     if (step[key] !== undefined) return key;
   }
   return "none";
@@ -149,6 +149,17 @@ export function checkReferences(scenario: Scenario): ReferenceProblem[] {
     if (step.place_call) {
       checkUrl(["steps", i, "place_call", "url"], step.place_call.url);
       checkUrl(["steps", i, "place_call", "fallback_url"], step.place_call.fallback_url);
+    }
+    if (step.api) {
+      for (const [, name] of step.api.path.matchAll(/\{([^}]+)\}/g)) {
+        if (name === "account" || inbound.has(name!) || placed.has(name!)) continue;
+        problems.push({
+          path: ["steps", i, "api", "path"],
+          message: allIds.has(name!)
+            ? `{${name}}: call "${name}" starts in a later step; move this step after it`
+            : `{${name}} is not a call id of an earlier step (or {account})`,
+        });
+      }
     }
     if (step.agent && !agentKeys.has(step.agent.agent))
       problems.push({

@@ -259,11 +259,40 @@ class Player {
     if (answer.status >= 400) throw new StepRefused(`the SMS from ${sms.from} to ${sms.to}`, answer);
   }
 
+  /** The app's own request: the path under the account unless absolute, `{c1}` as call c1's sid. */
+  private async callApi(step: Step): Promise<void> {
+    const request = step.api!;
+    const accountSid = this.world.accountSid;
+    const filled = request.path.replace(/\{([^}]+)\}/g, (_, name: string) =>
+      name === "account" ? accountSid : (this.observer.ids.get(name) ?? `{${name}}`),
+    );
+    const absolute = /^\/(2010-04-01|carrier|__sandbox)(\/|$)/.test(filled);
+    const path = absolute ? filled : `/2010-04-01/Accounts/${accountSid}${filled}`;
+    const as =
+      request.as ??
+      (path.startsWith("/carrier/") ? "carrier" : path.startsWith("/__sandbox/") ? "admin" : "account");
+    const form =
+      request.form === undefined
+        ? undefined
+        : Object.fromEntries(
+            Object.entries(request.form).map(([k, v]) => [k, Array.isArray(v) ? v : String(v)] as const),
+          );
+    await must(
+      `${request.method} ${path}`,
+      this.api.request(request.method, path, {
+        auth: as === "account" ? { kind: "account", sid: accountSid } : { kind: as },
+        ...(form ? { form } : {}),
+        ...(request.json !== undefined ? { json: request.json } : {}),
+      }),
+    );
+  }
+
   private async perform(index: number, step: Step): Promise<void> {
     if (step.call) return this.ring(step);
     if (step.place_call) return this.placeCall(step);
     if (step.agent) return this.changeAgent(step);
     if (step.sms) return this.receiveSms(step);
+    if (step.api) return this.callApi(step);
     if (step.expect) {
       this.failures.push(...checkExpectation(this.check, step.expect, ["steps", index, "expect"]));
     }

@@ -314,6 +314,30 @@ export const inboundSmsSchema = z.strictObject({
   body: z.string(),
 });
 
+/** A request the app (or the carrier) makes to the sandbox's APIs mid-scenario. */
+export const apiRequestSchema = z
+  .strictObject({
+    method: z.enum(["GET", "POST", "PUT", "PATCH", "DELETE"]),
+    path: z
+      .string()
+      .regex(/^\//, "must start with /")
+      .describe(
+        "Under /2010-04-01/Accounts/{account} unless it starts with /2010-04-01, /carrier/ or /__sandbox/; {c1} stands for call c1's sid, {account} for the account's.",
+      ),
+    form: z
+      .record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]))
+      .optional()
+      .describe("Form parameters (account API)."),
+    json: z.unknown().optional().describe("A JSON body (carrier and admin APIs)."),
+    as: z
+      .enum(["account", "carrier", "admin"])
+      .optional()
+      .describe(
+        "Whose credentials: the account's (default), the carrier key (default for /carrier/), admin.",
+      ),
+  })
+  .refine((r) => r.form === undefined || r.json === undefined, { message: "give form or json, not both" });
+
 const callerRef = { call: callIdField };
 
 export const speakSchema = z.strictObject({
@@ -342,7 +366,7 @@ export const stepErrorSchema = z.strictObject({
   message: z.string().optional().describe("Text the error message contains."),
 });
 
-export const worldActions = ["call", "place_call", "agent", "sms", "wait", "expect"] as const;
+export const worldActions = ["call", "place_call", "agent", "sms", "api", "wait", "expect"] as const;
 export const callerActions = ["speak", "press", "silence", "hangup", "expect_heard"] as const;
 export const stepActions = [...worldActions, ...callerActions] as const;
 export type StepAction = (typeof stepActions)[number];
@@ -370,6 +394,11 @@ export const stepSchema = z
       .describe("The app places a call through the account API; callee says how the called party behaves."),
     agent: agentChangeSchema.optional().describe("An agent (name or extension) changes status."),
     sms: inboundSmsSchema.optional().describe("An SMS arrives at one of the account's numbers."),
+    api: apiRequestSchema
+      .optional()
+      .describe(
+        "The app (or the carrier) calls the sandbox's API: hang up or redirect a call, send an SMS...",
+      ),
     wait: durationField.optional().describe("Time passes."),
     expect: expectationSchema.optional().describe("Checks these expectations at this moment."),
 
@@ -423,11 +452,11 @@ export const stepSchema = z
         path: ["expect_heard"],
         message: "expect_heard is checked against the caller's next step; it takes no timing",
       });
-    if (step.expect_error !== undefined && !["call", "place_call", "agent", "sms"].includes(action))
+    if (step.expect_error !== undefined && !["call", "place_call", "agent", "sms", "api"].includes(action))
       ctx.addIssue({
         code: "custom",
         path: ["expect_error"],
-        message: "expect_error is for call, place_call, agent and sms steps",
+        message: "expect_error is for call, place_call, agent, sms and api steps",
       });
     if (action === "expect_heard") {
       const h = step.expect_heard!;

@@ -135,6 +135,12 @@ describe("scenario loader", () => {
     );
   });
 
+  it("api paths may name only calls of earlier steps", () => {
+    expect(problemsOf(`${header}steps:\n  - api: { method: GET, path: "/Calls/{c7}.json" }\n`)).toContain(
+      "s.yaml:5:31: steps.0.api.path: {c7} is not a call id of an earlier step (or {account})",
+    );
+  });
+
   it("steps play in order: an at earlier than the step before is refused", () => {
     const message = problemsOf(
       `${header}steps:\n  - at: 1m\n    call: { id: c1, from: "+14155550123", to: "+14155550100" }\n  - at: 30s\n    call: { id: c2, from: "+14155550124", to: "+14155550100" }\n`,

@@ -168,6 +168,36 @@ expect:
     await expectVerdict(yaml, "passed");
   });
 
+  it("api: the app hangs up and redirects calls, the carrier tops up, through the sandbox's APIs", async () => {
+    const yaml = `
+name: app actions
+numbers:
+  - number: "+14155550100"
+    voice: <Response><Pause length="60"/></Response>
+steps:
+${ring}
+  - at: 5s
+    api: { method: POST, path: "/Calls/{c1}.json", form: { Twiml: "<Response><Say>Moved</Say><Pause length=\\"60\\"/></Response>" } }
+  - at: 20s
+    api: { method: POST, path: "/Calls/{c1}.json", form: { Status: completed } }
+  - api:
+      method: POST
+      path: "/carrier/v1/accounts/{account}/balances/top_up"
+      json: { category: scenario, amount_cents: 250 }
+  - api: { method: GET, path: /Calls/CA00000000000000000000000000000000.json }
+    expect_error: { status: 404, code: 20404 }
+expect:
+  calls: { c1: { status: completed, duration: 20 } }
+  heard: { c1: [{ say: Moved }] }
+  ledger: [{ kind: top_up, amount_cents: 250 }]
+`;
+    await expectVerdict(yaml, "passed");
+    const refused = await onlyFailure(yaml.replace("    expect_error: { status: 404, code: 20404 }\n", ""));
+    expect(refused.message).toMatch(
+      /^GET \/2010-04-01\/Accounts\/AC1{32}\/Calls\/CA0{32}\.json was refused: 404 20404/,
+    );
+  });
+
   it("expect as a step checks the state at that moment", async () => {
     const yaml = (at: string, status: string) => `
 name: state over time
