@@ -65,7 +65,8 @@ export function createHandle(routes: AnyRoute[], services: RouteServices): Handl
 function parseQuery(route: AnyRoute, request: SandboxRequest): unknown {
   const raw = parseParams(request.query);
   if (!route.query) return raw;
-  const result = route.query.safeParse(raw);
+  // reportInput: the issues then tell a missing parameter (input undefined) from a wrong one.
+  const result = route.query.safeParse(raw, { reportInput: true });
   if (result.success) return result.data;
   throw route.surface === "account"
     ? accountParameterError(result.error.issues, route.errorCodes, route.missingCodes)
@@ -81,7 +82,7 @@ function parseBody(route: AnyRoute, request: SandboxRequest, params: Record<stri
         `Send parameters as application/x-www-form-urlencoded (got ${type || "no Content-Type"}).`,
       );
     }
-    const result = route.body.safeParse(parseParams(request.body));
+    const result = route.body.safeParse(parseParams(request.body), { reportInput: true });
     if (result.success) return result.data;
     throw accountParameterError(result.error.issues, route.errorCodes, route.missingCodes);
   }
@@ -100,7 +101,7 @@ function parseBody(route: AnyRoute, request: SandboxRequest, params: Record<stri
   }
   if (route.surface === "carrier" && !route.plainJsonBody)
     checkResourceIdentity(route, request.method, document, params);
-  const result = route.body.safeParse(document);
+  const result = route.body.safeParse(document, { reportInput: true });
   if (result.success) return result.data;
   throw route.surface === "carrier" ? documentErrors(result.error.issues) : queryErrors(result.error.issues);
 }

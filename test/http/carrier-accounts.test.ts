@@ -271,6 +271,12 @@ describe.each(doorNames)("carrier accounts via %s", (door) => {
         "/data/attributes/metadata",
         "/data/attributes/name",
       ]);
+      // A wrong type is reported as such, not as a missing attribute.
+      const name = res.json.errors.find((e: { source: { pointer: string } }) =>
+        e.source.pointer.endsWith("/name"),
+      );
+      expect(name.detail).toBe("data.attributes.name must be a string.");
+      expect(name.detail).not.toMatch(/required/);
     });
   });
 });
