@@ -11,12 +11,14 @@ import {
   collectionDocumentSchema,
   deletedDocument,
   deletedDocumentSchema,
+  echoFilters,
   pagingQuery,
   resourceObject,
   resourceSchema,
   singleDocument,
   singleDocumentSchema,
 } from "./document.js";
+import { type ListFilters, listRecords } from "./list-filters.js";
 
 const collection = `${carrierBase}/accounts`;
 const instance = `${collection}/:id`;
@@ -67,6 +69,11 @@ const updateBody = z.object({
   }),
 });
 
+const listFilters: ListFilters<Account> = {
+  indexes: { "filter[status]": "status" },
+  equal: { "filter[status]": (a) => a.status },
+};
+
 export const carrierAccountRoutes = [
   defineRoute({
     method: "POST",
@@ -93,13 +100,10 @@ export const carrierAccountRoutes = [
     response: collectionDocumentSchema(accountResource),
     query: z.strictObject({ ...pagingQuery, "filter[status]": z.enum(accountStatuses).optional() }),
     handle({ query, services }) {
-      const status = query["filter[status]"];
-      const records = status
-        ? services.engine.store.accounts.where("status", status)
-        : services.engine.store.accounts.all();
+      const records = listRecords(services.engine.store.accounts, query, listFilters);
       return collectionDocument({
         path: collection,
-        filters: status ? [["filter[status]", status]] : [],
+        filters: echoFilters(query),
         page: query.page,
         perPage: query.per_page,
         records,

@@ -23,6 +23,7 @@ import {
   singleDocument,
   singleDocumentSchema,
 } from "./document.js";
+import { filterRecords, type ListFilters } from "./list-filters.js";
 
 const collectionOf = (accountSid: string) => `${carrierBase}/accounts/${accountSid}/agent_extensions`;
 const collection = `${carrierBase}/accounts/:account_id/agent_extensions`;
@@ -92,6 +93,10 @@ const listQuery = z.strictObject({
   "filter[extension]": z.string().optional(),
 });
 
+const listFilters: ListFilters<AgentExtension> = {
+  equal: { "filter[status]": (e) => e.status, "filter[extension]": (e) => e.extension },
+};
+
 export const carrierAgentExtensionRoutes = [
   defineRoute({
     method: "POST",
@@ -121,13 +126,11 @@ export const carrierAgentExtensionRoutes = [
     response: collectionDocumentSchema(agentExtensionResource),
     handle({ params, query, request, services }) {
       const account = getAccount(services.engine, params.account_id!, request.path);
-      const records = services.engine.store.agentExtensions
-        .where("account", account.sid)
-        .filter(
-          (e) =>
-            (!query["filter[status]"] || e.status === query["filter[status]"]) &&
-            (!query["filter[extension]"] || e.extension === query["filter[extension]"]),
-        );
+      const records = filterRecords(
+        services.engine.store.agentExtensions.where("account", account.sid),
+        query,
+        listFilters,
+      );
       return collectionDocument({
         path: collectionOf(account.sid),
         filters: echoFilters(query),

@@ -19,6 +19,7 @@ import {
   singleDocument,
   singleDocumentSchema,
 } from "./document.js";
+import { type ListFilters, listRecords } from "./list-filters.js";
 import { renderMessage } from "./messages.js";
 import { renderPhoneCall } from "./phone-calls.js";
 import { renderPhoneNumber } from "./phone-numbers.js";
@@ -106,6 +107,16 @@ const listQuery = z.strictObject({
   "filter[resource_id]": z.string().optional(),
 });
 
+const listFilters: ListFilters<SandboxEvent> = {
+  indexes: { "filter[account_id]": "account", "filter[type]": "type" },
+  equal: {
+    "filter[account_id]": (e) => e.account_sid,
+    "filter[type]": (e) => e.type,
+    "filter[resource_type]": (e) => e.resource_type,
+    "filter[resource_id]": (e) => e.resource_sid,
+  },
+};
+
 export const carrierEventRoutes = [
   defineRoute({
     method: "GET",
@@ -116,17 +127,7 @@ export const carrierEventRoutes = [
     query: listQuery,
     response: collectionDocumentSchema(eventResource),
     handle({ query, services }) {
-      const store = services.engine.store.events;
-      const account = query["filter[account_id]"];
-      const type = query["filter[type]"];
-      const records = (
-        account ? store.where("account", account) : type ? store.where("type", type) : store.all()
-      ).filter(
-        (e) =>
-          (!type || e.type === type) &&
-          (!query["filter[resource_type]"] || e.resource_type === query["filter[resource_type]"]) &&
-          (!query["filter[resource_id]"] || e.resource_sid === query["filter[resource_id]"]),
-      );
+      const records = listRecords(services.engine.store.events, query, listFilters);
       return collectionDocument({
         path: collection,
         filters: echoFilters(query),

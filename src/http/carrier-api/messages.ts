@@ -11,7 +11,6 @@ import {
   collectionDocument,
   collectionDocumentSchema,
   dateFilter,
-  dateRange,
   echoFilters,
   numberFilter,
   pagingQuery,
@@ -20,6 +19,7 @@ import {
   singleDocument,
   singleDocumentSchema,
 } from "./document.js";
+import { type ListFilters, listRecords } from "./list-filters.js";
 import { chargePrice } from "./phone-calls.js";
 
 const collection = `${carrierBase}/messages`;
@@ -107,6 +107,22 @@ const listQuery = z.strictObject({
   "filter[to_date]": dateFilter.optional(),
 });
 
+const listFilters: ListFilters<Message> = {
+  indexes: { "filter[account_id]": "account", "filter[status]": "status" },
+  equal: {
+    "filter[account_id]": (m) => m.account_sid,
+    "filter[status]": (m) => m.status,
+    "filter[to]": (m) => m.to,
+    "filter[from]": (m) => m.from,
+    "filter[message_type]": messageTypeOf,
+    "filter[direction]": (m) => m.direction,
+  },
+  match: {
+    "filter[created_at]": (m, created) => iso8601(m.created_at).startsWith(created.replace(/Z$/, "")),
+  },
+  createdAt: (m) => m.created_at,
+};
+
 const updateBody = z.object({
   data: z.object({
     type: z.literal("message"),
@@ -132,24 +148,7 @@ export const carrierMessageRoutes = [
     query: listQuery,
     response: collectionDocumentSchema(messageResource),
     handle({ query, services }) {
-      const store = services.engine.store.messages;
-      const account = query["filter[account_id]"];
-      const status = query["filter[status]"];
-      const created = query["filter[created_at]"];
-      const [start, end] = dateRange(query["filter[from_date]"], query["filter[to_date]"]);
-      const records = (
-        account ? store.where("account", account) : status ? store.where("status", status) : store.all()
-      ).filter(
-        (m) =>
-          (!status || m.status === status) &&
-          (!query["filter[to]"] || m.to === query["filter[to]"]) &&
-          (!query["filter[from]"] || m.from === query["filter[from]"]) &&
-          (!query["filter[message_type]"] || messageTypeOf(m) === query["filter[message_type]"]) &&
-          (!query["filter[direction]"] || m.direction === query["filter[direction]"]) &&
-          (!created || iso8601(m.created_at).startsWith(created.replace(/Z$/, ""))) &&
-          m.created_at >= start &&
-          m.created_at < end,
-      );
+      const records = listRecords(services.engine.store.messages, query, listFilters);
       return collectionDocument({
         path: collection,
         filters: echoFilters(query),

@@ -12,7 +12,6 @@ import {
   collectionDocument,
   collectionDocumentSchema,
   dateFilter,
-  dateRange,
   echoFilters,
   numberFilter,
   pagingQuery,
@@ -21,6 +20,7 @@ import {
   singleDocument,
   singleDocumentSchema,
 } from "./document.js";
+import { type ListFilters, listRecords } from "./list-filters.js";
 
 const collection = `${carrierBase}/phone_calls`;
 const instance = `${collection}/:id`;
@@ -95,6 +95,19 @@ const listQuery = z.strictObject({
   "filter[to_date]": dateFilter.optional(),
 });
 
+const listFilters: ListFilters<Call> = {
+  indexes: { "filter[account_id]": "account", "filter[status]": "status" },
+  equal: {
+    "filter[account_id]": (c) => c.account_sid,
+    "filter[status]": (c) => c.status,
+    "filter[direction]": (c) => c.direction,
+    "filter[from]": (c) => c.from,
+    "filter[to]": (c) => c.to,
+    "filter[sip_trunk_id]": (c) => c.trunk_sid,
+  },
+  createdAt: (c) => c.created_at,
+};
+
 const updateBody = z.object({
   data: z.object({
     type: z.literal("phone_call"),
@@ -117,22 +130,7 @@ export const carrierPhoneCallRoutes = [
     query: listQuery,
     response: collectionDocumentSchema(phoneCallResource),
     handle({ query, services }) {
-      const store = services.engine.store.calls;
-      const account = query["filter[account_id]"];
-      const status = query["filter[status]"];
-      const [start, end] = dateRange(query["filter[from_date]"], query["filter[to_date]"]);
-      const records = (
-        account ? store.where("account", account) : status ? store.where("status", status) : store.all()
-      ).filter(
-        (c) =>
-          (!status || c.status === status) &&
-          (!query["filter[direction]"] || c.direction === query["filter[direction]"]) &&
-          (!query["filter[from]"] || c.from === query["filter[from]"]) &&
-          (!query["filter[to]"] || c.to === query["filter[to]"]) &&
-          (!query["filter[sip_trunk_id]"] || c.trunk_sid === query["filter[sip_trunk_id]"]) &&
-          c.created_at >= start &&
-          c.created_at < end,
-      );
+      const records = listRecords(services.engine.store.calls, query, listFilters);
       return collectionDocument({
         path: collection,
         filters: echoFilters(query),

@@ -31,6 +31,7 @@ import {
   singleDocument,
   singleDocumentSchema,
 } from "./document.js";
+import { type ListFilters, listRecords } from "./list-filters.js";
 
 const collection = `${carrierBase}/phone_numbers`;
 const instance = `${collection}/:id`;
@@ -127,6 +128,19 @@ function findNumber(services: RouteServices, id: string, path: string): PhoneNum
   return found(services.engine.store.phoneNumbers.get(id), path);
 }
 
+const listFilters: ListFilters<PhoneNumber> = {
+  indexes: { "filter[account_id]": "account", "filter[country]": "country", "filter[status]": "status" },
+  equal: {
+    "filter[account_id]": (n) => n.account_sid,
+    "filter[country]": (n) => n.country,
+    "filter[status]": (n) => n.status,
+    "filter[visibility]": (n) => n.visibility,
+    "filter[number_type]": (n) => n.number_type,
+  },
+  // `filter[number]` matches any part of the number, so a caller can look numbers up by a few digits.
+  match: { "filter[number]": (n, digits) => n.number.includes(digits) },
+};
+
 export const carrierPhoneNumberRoutes = [
   defineRoute({
     method: "POST",
@@ -152,27 +166,7 @@ export const carrierPhoneNumberRoutes = [
     response: collectionDocumentSchema(phoneNumberResource),
     query: listQuery,
     handle({ query, services }) {
-      const store = services.engine.store.phoneNumbers;
-      const status = query["filter[status]"];
-      const account = query["filter[account_id]"];
-      const country = query["filter[country]"];
-      // Start from the narrowest index, then apply the other filters.
-      let records = account
-        ? store.where("account", account)
-        : country
-          ? store.where("country", country)
-          : status
-            ? store.where("status", status)
-            : store.all();
-      const digits = query["filter[number]"];
-      records = records.filter(
-        (n) =>
-          (!status || n.status === status) &&
-          (!country || n.country === country) &&
-          (!query["filter[visibility]"] || n.visibility === query["filter[visibility]"]) &&
-          (!query["filter[number_type]"] || n.number_type === query["filter[number_type]"]) &&
-          (!digits || n.number.includes(digits)),
-      );
+      const records = listRecords(services.engine.store.phoneNumbers, query, listFilters);
       return collectionDocument({
         path: collection,
         filters: echoFilters(query),

@@ -18,6 +18,7 @@ import {
   singleDocument,
   singleDocumentSchema,
 } from "./document.js";
+import { type ListFilters, listRecords } from "./list-filters.js";
 
 const collection = `${carrierBase}/rates`;
 const instance = `${collection}/:id`;
@@ -90,6 +91,13 @@ const listQuery = z.strictObject({
   "filter[prefix]": z.string().optional(),
 });
 
+const listFilters: ListFilters<Rate> = {
+  indexes: { "filter[category]": "category" },
+  equal: { "filter[category]": (r) => r.category, "filter[country]": (r) => r.country },
+  // An unencoded "+" arrives as a space (see `numberFilter`).
+  match: { "filter[prefix]": (r, prefix) => r.prefix === prefix.replace(/^ (?=\d)/, "+") },
+};
+
 export const carrierRateRoutes = [
   defineRoute({
     method: "POST",
@@ -115,13 +123,7 @@ export const carrierRateRoutes = [
     query: listQuery,
     response: collectionDocumentSchema(rateResource),
     handle({ query, services }) {
-      const store = services.engine.store.rates;
-      const wanted = query["filter[category]"];
-      const records = (wanted ? store.where("category", wanted) : store.all()).filter(
-        (r) =>
-          (!query["filter[country]"] || r.country === query["filter[country]"]) &&
-          (!query["filter[prefix]"] || r.prefix === query["filter[prefix]"].replace(/^ (?=\d)/, "+")),
-      );
+      const records = listRecords(services.engine.store.rates, query, listFilters);
       return collectionDocument({
         path: collection,
         filters: echoFilters(query),

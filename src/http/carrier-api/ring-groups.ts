@@ -11,6 +11,7 @@ import {
   collectionDocumentSchema,
   deletedDocument,
   deletedDocumentSchema,
+  echoFilters,
   pagingQuery,
   resourceObject,
   resourceSchema,
@@ -19,6 +20,7 @@ import {
   toMany,
   toManyInput,
 } from "./document.js";
+import { filterRecords, type ListFilters } from "./list-filters.js";
 
 const collectionOf = (accountSid: string) => `${carrierBase}/accounts/${accountSid}/ring_groups`;
 const collection = `${carrierBase}/accounts/:account_id/ring_groups`;
@@ -96,6 +98,8 @@ const updateBody = z.object({
 
 const memberSids = (input: z.infer<typeof relationships>) => input?.agent_extensions?.data.map((d) => d.id);
 
+const listFilters: ListFilters<RingGroup> = { equal: { "filter[strategy]": (g) => g.strategy } };
+
 export const carrierRingGroupRoutes = [
   defineRoute({
     method: "POST",
@@ -127,15 +131,16 @@ export const carrierRingGroupRoutes = [
     response: collectionDocumentSchema(ringGroupResource),
     handle({ params, query, request, services }) {
       const account = getAccount(services.engine, params.account_id!, request.path);
-      const wanted = query["filter[strategy]"];
       return collectionDocument({
         path: collectionOf(account.sid),
-        filters: wanted ? [["filter[strategy]", wanted]] : [],
+        filters: echoFilters(query),
         page: query.page,
         perPage: query.per_page,
-        records: services.engine.store.ringGroups
-          .where("account", account.sid)
-          .filter((g) => !wanted || g.strategy === wanted),
+        records: filterRecords(
+          services.engine.store.ringGroups.where("account", account.sid),
+          query,
+          listFilters,
+        ),
         render: renderRingGroup,
       });
     },

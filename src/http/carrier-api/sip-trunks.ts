@@ -27,6 +27,7 @@ import {
   toManyInput,
   toOneInput,
 } from "./document.js";
+import { type ListFilters, listRecords } from "./list-filters.js";
 import { phoneCallResource, renderPhoneCall } from "./phone-calls.js";
 
 const collection = `${carrierBase}/sip_trunks`;
@@ -125,6 +126,11 @@ const links = (input: z.infer<typeof relationships>) => ({
   ...(input?.phone_numbers ? { phone_number_sids: input.phone_numbers.data.map((d) => d.id) } : {}),
 });
 
+const listFilters: ListFilters<SipTrunk> = {
+  indexes: { "filter[account_id]": "account" },
+  equal: { "filter[account_id]": (t) => t.account_sid },
+};
+
 export const carrierSipTrunkRoutes = [
   defineRoute({
     method: "POST",
@@ -154,14 +160,12 @@ export const carrierSipTrunkRoutes = [
     query: z.strictObject({ ...pagingQuery, "filter[account_id]": z.string().optional() }),
     response: collectionDocumentSchema(sipTrunkResource),
     handle({ query, services }) {
-      const account = query["filter[account_id]"];
-      const store = services.engine.store.sipTrunks;
       return collectionDocument({
         path: collection,
         filters: echoFilters(query),
         page: query.page,
         perPage: query.per_page,
-        records: account ? store.where("account", account) : store.all(),
+        records: listRecords(services.engine.store.sipTrunks, query, listFilters),
         render: renderSipTrunk,
       });
     },

@@ -9,7 +9,6 @@ import {
   collectionDocument,
   collectionDocumentSchema,
   dateFilter,
-  dateRange,
   echoFilters,
   pagingQuery,
   resourceObject,
@@ -17,6 +16,7 @@ import {
   singleDocument,
   singleDocumentSchema,
 } from "./document.js";
+import { type ListFilters, listRecords } from "./list-filters.js";
 
 const collection = `${carrierBase}/tts_events`;
 
@@ -63,6 +63,16 @@ const listQuery = z.strictObject({
   "filter[to_date]": dateFilter.optional(),
 });
 
+const listFilters: ListFilters<TtsEvent> = {
+  indexes: { "filter[phone_call_id]": "call", "filter[account_id]": "account" },
+  equal: {
+    "filter[account_id]": (t) => t.account_sid,
+    "filter[phone_call_id]": (t) => t.call_sid,
+    "filter[voice]": (t) => t.voice,
+  },
+  createdAt: (t) => t.created_at,
+};
+
 export const carrierTtsEventRoutes = [
   defineRoute({
     method: "GET",
@@ -73,19 +83,7 @@ export const carrierTtsEventRoutes = [
     query: listQuery,
     response: collectionDocumentSchema(ttsEventResource),
     handle({ query, services }) {
-      const store = services.engine.store.ttsEvents;
-      const account = query["filter[account_id]"];
-      const call = query["filter[phone_call_id]"];
-      const [start, end] = dateRange(query["filter[from_date]"], query["filter[to_date]"]);
-      const records = (
-        call ? store.where("call", call) : account ? store.where("account", account) : store.all()
-      ).filter(
-        (t) =>
-          (!account || t.account_sid === account) &&
-          (!query["filter[voice]"] || t.voice === query["filter[voice]"]) &&
-          t.created_at >= start &&
-          t.created_at < end,
-      );
+      const records = listRecords(services.engine.store.ttsEvents, query, listFilters);
       return collectionDocument({
         path: collection,
         filters: echoFilters(query),
