@@ -1,6 +1,10 @@
 // The interactive API reference at /__sandbox/docs: Swagger UI served from the package, so it works offline.
+import { createRequire } from "node:module";
+import { dirname } from "node:path";
 import express, { type Router } from "express";
-import swaggerUiDist from "swagger-ui-dist";
+
+// Only the assets' folder is needed; importing the package itself would load its 1 MB bundle at start.
+const assetsFolder = dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"));
 
 export const docsPath = "/__sandbox/docs";
 
@@ -29,9 +33,6 @@ export function createDocsRouter(specUrl = "/__sandbox/openapi.json"): Router {
     res.type("html").send(html);
   });
   // The package's own index.html and initializer point at a demo API; only the assets are served.
-  router.use(
-    docsPath,
-    express.static(swaggerUiDist.getAbsoluteFSPath(), { index: false, fallthrough: true }),
-  );
+  router.use(docsPath, express.static(assetsFolder, { index: false, fallthrough: true }));
   return router;
 }
