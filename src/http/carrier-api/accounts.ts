@@ -7,11 +7,10 @@ import { iso8601 } from "../format.js";
 import { defineRoute } from "../route.js";
 import {
   carrierBase,
-  collectionDocument,
   collectionDocumentSchema,
   deletedDocument,
   deletedDocumentSchema,
-  echoFilters,
+  listDocument,
   pagingQuery,
   resourceObject,
   resourceSchema,
@@ -101,14 +100,7 @@ export const carrierAccountRoutes = [
     query: z.strictObject({ ...pagingQuery, "filter[status]": z.enum(accountStatuses).optional() }),
     handle({ query, services }) {
       const records = listRecords(services.engine.store.accounts, query, listFilters);
-      return collectionDocument({
-        path: collection,
-        filters: echoFilters(query),
-        page: query.page,
-        perPage: query.per_page,
-        records,
-        render: renderAccount,
-      });
+      return listDocument(collection, query, records, renderAccount);
     },
   }),
   defineRoute({

@@ -12,11 +12,10 @@ import { iso8601 } from "../format.js";
 import { defineRoute } from "../route.js";
 import {
   carrierBase,
-  collectionDocument,
   collectionDocumentSchema,
   deletedDocument,
   deletedDocumentSchema,
-  echoFilters,
+  listDocument,
   pagingQuery,
   resourceObject,
   resourceSchema,
@@ -131,14 +130,7 @@ export const carrierAgentExtensionRoutes = [
         query,
         listFilters,
       );
-      return collectionDocument({
-        path: collectionOf(account.sid),
-        filters: echoFilters(query),
-        page: query.page,
-        perPage: query.per_page,
-        records,
-        render: renderAgentExtension,
-      });
+      return listDocument(collectionOf(account.sid), query, records, renderAgentExtension);
     },
   }),
   defineRoute({

@@ -125,6 +125,23 @@ export function collectionDocument<T>(list: CollectionPage<T>): SandboxResponse 
   });
 }
 
+/** A carrier list's page of records: the query's `filter[...]` values echoed into its links, with its `page` and `per_page`. */
+export function listDocument<T>(
+  path: string,
+  query: Readonly<Record<string, unknown>> & { page: number; per_page: number },
+  records: T[],
+  render: (record: T) => ResourceObject,
+): SandboxResponse {
+  return collectionDocument({
+    path,
+    filters: echoFilters(query),
+    page: query.page,
+    perPage: query.per_page,
+    records,
+    render,
+  });
+}
+
 /** The `filter[...]` values of a parsed query, in order, for echoing into links. */
 export function echoFilters(query: Record<string, unknown>): [string, string][] {
   return Object.entries(query)

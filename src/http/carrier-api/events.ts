@@ -9,9 +9,8 @@ import { renderAgentExtension } from "./agent-extensions.js";
 import { renderBalanceTransaction } from "./balances.js";
 import {
   carrierBase,
-  collectionDocument,
   collectionDocumentSchema,
-  echoFilters,
+  listDocument,
   pagingQuery,
   type ResourceObject,
   resourceObject,
@@ -128,14 +127,7 @@ export const carrierEventRoutes = [
     response: collectionDocumentSchema(eventResource),
     handle({ query, services }) {
       const records = listRecords(services.engine.store.events, query, listFilters);
-      return collectionDocument({
-        path: collection,
-        filters: echoFilters(query),
-        page: query.page,
-        perPage: query.per_page,
-        records,
-        render: renderEvent,
-      });
+      return listDocument(collection, query, records, renderEvent);
     },
   }),
   defineRoute({

@@ -8,10 +8,9 @@ import { defineRoute } from "../route.js";
 import type { RouteServices } from "../services.js";
 import {
   carrierBase,
-  collectionDocument,
   collectionDocumentSchema,
   dateFilter,
-  echoFilters,
+  listDocument,
   numberFilter,
   pagingQuery,
   resourceObject,
@@ -149,14 +148,7 @@ export const carrierMessageRoutes = [
     response: collectionDocumentSchema(messageResource),
     handle({ query, services }) {
       const records = listRecords(services.engine.store.messages, query, listFilters);
-      return collectionDocument({
-        path: collection,
-        filters: echoFilters(query),
-        page: query.page,
-        perPage: query.per_page,
-        records,
-        render: renderMessage,
-      });
+      return listDocument(collection, query, records, renderMessage);
     },
   }),
   defineRoute({

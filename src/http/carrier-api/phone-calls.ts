@@ -9,10 +9,9 @@ import { defineRoute } from "../route.js";
 import type { RouteServices } from "../services.js";
 import {
   carrierBase,
-  collectionDocument,
   collectionDocumentSchema,
   dateFilter,
-  echoFilters,
+  listDocument,
   numberFilter,
   pagingQuery,
   resourceObject,
@@ -131,14 +130,7 @@ export const carrierPhoneCallRoutes = [
     response: collectionDocumentSchema(phoneCallResource),
     handle({ query, services }) {
       const records = listRecords(services.engine.store.calls, query, listFilters);
-      return collectionDocument({
-        path: collection,
-        filters: echoFilters(query),
-        page: query.page,
-        perPage: query.per_page,
-        records,
-        render: renderPhoneCall,
-      });
+      return listDocument(collection, query, records, renderPhoneCall);
     },
   }),
   defineRoute({

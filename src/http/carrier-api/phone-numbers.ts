@@ -20,11 +20,10 @@ import { defineRoute } from "../route.js";
 import type { RouteServices } from "../services.js";
 import {
   carrierBase,
-  collectionDocument,
   collectionDocumentSchema,
   deletedDocument,
   deletedDocumentSchema,
-  echoFilters,
+  listDocument,
   pagingQuery,
   resourceObject,
   resourceSchema,
@@ -167,14 +166,7 @@ export const carrierPhoneNumberRoutes = [
     query: listQuery,
     handle({ query, services }) {
       const records = listRecords(services.engine.store.phoneNumbers, query, listFilters);
-      return collectionDocument({
-        path: collection,
-        filters: echoFilters(query),
-        page: query.page,
-        perPage: query.per_page,
-        records,
-        render: renderPhoneNumber,
-      });
+      return listDocument(collection, query, records, renderPhoneNumber);
     },
   }),
   defineRoute({

@@ -7,11 +7,10 @@ import { iso8601 } from "../format.js";
 import { defineRoute } from "../route.js";
 import {
   carrierBase,
-  collectionDocument,
   collectionDocumentSchema,
   deletedDocument,
   deletedDocumentSchema,
-  echoFilters,
+  listDocument,
   pagingQuery,
   resourceObject,
   resourceSchema,
@@ -124,14 +123,7 @@ export const carrierRateRoutes = [
     response: collectionDocumentSchema(rateResource),
     handle({ query, services }) {
       const records = listRecords(services.engine.store.rates, query, listFilters);
-      return collectionDocument({
-        path: collection,
-        filters: echoFilters(query),
-        page: query.page,
-        perPage: query.per_page,
-        records,
-        render: renderRate,
-      });
+      return listDocument(collection, query, records, renderRate);
     },
   }),
   defineRoute({

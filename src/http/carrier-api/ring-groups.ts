@@ -7,11 +7,10 @@ import { iso8601 } from "../format.js";
 import { defineRoute } from "../route.js";
 import {
   carrierBase,
-  collectionDocument,
   collectionDocumentSchema,
   deletedDocument,
   deletedDocumentSchema,
-  echoFilters,
+  listDocument,
   pagingQuery,
   resourceObject,
   resourceSchema,
@@ -131,18 +130,12 @@ export const carrierRingGroupRoutes = [
     response: collectionDocumentSchema(ringGroupResource),
     handle({ params, query, request, services }) {
       const account = getAccount(services.engine, params.account_id!, request.path);
-      return collectionDocument({
-        path: collectionOf(account.sid),
-        filters: echoFilters(query),
-        page: query.page,
-        perPage: query.per_page,
-        records: filterRecords(
-          services.engine.store.ringGroups.where("account", account.sid),
-          query,
-          listFilters,
-        ),
-        render: renderRingGroup,
-      });
+      return listDocument(
+        collectionOf(account.sid),
+        query,
+        filterRecords(services.engine.store.ringGroups.where("account", account.sid), query, listFilters),
+        renderRingGroup,
+      );
     },
   }),
   defineRoute({

@@ -13,11 +13,10 @@ import { iso8601 } from "../format.js";
 import { defineRoute } from "../route.js";
 import {
   carrierBase,
-  collectionDocument,
   collectionDocumentSchema,
   deletedDocument,
   deletedDocumentSchema,
-  echoFilters,
+  listDocument,
   pagingQuery,
   resourceObject,
   resourceSchema,
@@ -160,14 +159,12 @@ export const carrierSipTrunkRoutes = [
     query: z.strictObject({ ...pagingQuery, "filter[account_id]": z.string().optional() }),
     response: collectionDocumentSchema(sipTrunkResource),
     handle({ query, services }) {
-      return collectionDocument({
-        path: collection,
-        filters: echoFilters(query),
-        page: query.page,
-        perPage: query.per_page,
-        records: listRecords(services.engine.store.sipTrunks, query, listFilters),
-        render: renderSipTrunk,
-      });
+      return listDocument(
+        collection,
+        query,
+        listRecords(services.engine.store.sipTrunks, query, listFilters),
+        renderSipTrunk,
+      );
     },
   }),
   defineRoute({

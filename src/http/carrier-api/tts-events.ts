@@ -6,10 +6,9 @@ import { iso8601 } from "../format.js";
 import { defineRoute } from "../route.js";
 import {
   carrierBase,
-  collectionDocument,
   collectionDocumentSchema,
   dateFilter,
-  echoFilters,
+  listDocument,
   pagingQuery,
   resourceObject,
   resourceSchema,
@@ -84,14 +83,7 @@ export const carrierTtsEventRoutes = [
     response: collectionDocumentSchema(ttsEventResource),
     handle({ query, services }) {
       const records = listRecords(services.engine.store.ttsEvents, query, listFilters);
-      return collectionDocument({
-        path: collection,
-        filters: echoFilters(query),
-        page: query.page,
-        perPage: query.per_page,
-        records,
-        render: renderTtsEvent,
-      });
+      return listDocument(collection, query, records, renderTtsEvent);
     },
   }),
   defineRoute({
