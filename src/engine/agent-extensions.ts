@@ -1,6 +1,7 @@
 // Agent extensions: numbered agents of an account that calls and ring groups dial.
 import type { AgentExtension, AgentStatus } from "../domain/carrier-records.js";
 import { errors } from "../domain/errors.js";
+import { ownedBy } from "../domain/found.js";
 import type { EngineContext } from "./context.js";
 import { recordEvent } from "./events.js";
 
@@ -34,9 +35,7 @@ export function getAgentExtension(
   sid: string,
   path: string,
 ): AgentExtension {
-  const record = ctx.store.agentExtensions.get(sid);
-  if (!record || record.account_sid !== accountSid) throw errors.notFound(path);
-  return record;
+  return ownedBy(ctx.store.agentExtensions.get(sid), accountSid, path);
 }
 
 /** The smallest free number from `firstExtension` up. */

@@ -1,6 +1,7 @@
 // Ring groups: a named set of an account's agent extensions rung together or in turn.
 import type { RingGroup } from "../domain/carrier-records.js";
 import { errors } from "../domain/errors.js";
+import { ownedBy } from "../domain/found.js";
 import type { EngineContext } from "./context.js";
 import { recordEvent } from "./events.js";
 
@@ -17,9 +18,7 @@ export interface NewRingGroup {
 export type RingGroupChanges = Partial<NewRingGroup>;
 
 export function getRingGroup(ctx: EngineContext, accountSid: string, sid: string, path: string): RingGroup {
-  const group = ctx.store.ringGroups.get(sid);
-  if (!group || group.account_sid !== accountSid) throw errors.notFound(path);
-  return group;
+  return ownedBy(ctx.store.ringGroups.get(sid), accountSid, path);
 }
 
 /** Members must be this account's extensions, each listed once. */

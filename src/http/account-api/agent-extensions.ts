@@ -1,12 +1,13 @@
 // AgentExtensions: the account API's view of the carrier's agent extensions; agents' status can be set here.
 import { z } from "zod";
 import { type AgentExtension, agentStatuses } from "../../domain/carrier-records.js";
+import { ownedBy } from "../../domain/found.js";
 import { updateAgentExtension } from "../../engine/agent-extensions.js";
 import { rfc2822 } from "../format.js";
 import { twilioJson } from "../respond.js";
 import { defineRoute } from "../route.js";
 import type { RouteServices } from "../services.js";
-import { accountBase, accountPath, ownedBy } from "./base.js";
+import { accountBase, accountPath } from "./base.js";
 import { listEnvelope, listSchema, pagingQuery } from "./paging.js";
 
 const collection = `${accountBase}/AgentExtensions`;

@@ -1,6 +1,7 @@
 // Calls: place outbound calls, list and fetch them, control them (cancel, hang up, redirect) and delete finished ones.
 import { z } from "zod";
 import { type Call, callStatusEvents, callStatuses } from "../../domain/call.js";
+import { ownedBy } from "../../domain/found.js";
 import { formatNumber } from "../../domain/phone-number.js";
 import { deleteCall, updateCall } from "../../engine/call-control.js";
 import { placeCall } from "../../engine/place-call.js";
@@ -8,7 +9,7 @@ import { rfc2822, rfc2822OrNull } from "../format.js";
 import { noContent, twilioJson } from "../respond.js";
 import { defineRoute } from "../route.js";
 import type { RouteServices } from "../services.js";
-import { accountBase, accountPath, apiVersion, ownedBy } from "./base.js";
+import { accountBase, accountPath, apiVersion } from "./base.js";
 import { dateFilter, dateFilterQuery } from "./date-filters.js";
 import { formBoolean, formE164, formMethod, formUrl } from "./form-fields.js";
 import { listEnvelope, listSchema, pagingQuery } from "./paging.js";

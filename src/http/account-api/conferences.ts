@@ -6,6 +6,7 @@ import {
   conferenceStatuses,
   type Participant,
 } from "../../domain/conference.js";
+import { ownedBy } from "../../domain/found.js";
 import type { Recording } from "../../domain/recording.js";
 import { recordingSources, recordingStatuses } from "../../domain/recording.js";
 import { callEngineOf } from "../../engine/engine-registry.js";
@@ -13,7 +14,7 @@ import { rfc2822 } from "../format.js";
 import { noContent, twilioJson } from "../respond.js";
 import { defineRoute } from "../route.js";
 import type { RouteServices } from "../services.js";
-import { accountBase, accountPath, apiVersion, ownedBy } from "./base.js";
+import { accountBase, accountPath, apiVersion } from "./base.js";
 import { dateFilter, dateFilterQuery } from "./date-filters.js";
 import { formBoolean } from "./form-fields.js";
 import { listEnvelope, listSchema, pagingQuery } from "./paging.js";

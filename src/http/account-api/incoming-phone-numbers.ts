@@ -1,12 +1,13 @@
 // IncomingPhoneNumbers: numbers assigned to the account and the handlers that receive their calls and messages.
 import { z } from "zod";
 import { errors } from "../../domain/errors.js";
+import { ownedBy } from "../../domain/found.js";
 import type { NumberHandlers, PhoneNumber } from "../../domain/phone-number.js";
 import { assignNumber, releaseNumber, updateHandlers } from "../../engine/phone-numbers.js";
 import { rfc2822 } from "../format.js";
 import { noContent, twilioJson } from "../respond.js";
 import { defineRoute } from "../route.js";
-import { accountBase, accountPath, apiVersion, ownedBy } from "./base.js";
+import { accountBase, accountPath, apiVersion } from "./base.js";
 import { formE164, formMethod, formUrl } from "./form-fields.js";
 import { listEnvelope, listSchema, pagingQuery } from "./paging.js";
 

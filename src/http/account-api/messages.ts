@@ -1,12 +1,13 @@
 // Messages: send SMS/MMS, list and fetch them, redact or cancel them, and delete finished ones.
 import { z } from "zod";
+import { ownedBy } from "../../domain/found.js";
 import { type Message, messageDirections, messageStatuses } from "../../domain/message.js";
 import { deleteMessage, submitMessage, updateMessage } from "../../engine/messages.js";
 import { rfc2822, rfc2822OrNull } from "../format.js";
 import { noContent, twilioJson } from "../respond.js";
 import { defineRoute } from "../route.js";
 import type { RouteServices } from "../services.js";
-import { accountBase, accountPath, apiVersion, ownedBy } from "./base.js";
+import { accountBase, accountPath, apiVersion } from "./base.js";
 import { dateFilter, dateFilterQuery } from "./date-filters.js";
 import { formE164, formMethod, formUrl } from "./form-fields.js";
 import { listEnvelope, listSchema, pagingQuery } from "./paging.js";

@@ -1,5 +1,6 @@
 // Queues: create, list, fetch, update and delete (when empty); members by CallSid or Front, dequeued to a Url.
 import { z } from "zod";
+import { ownedBy } from "../../domain/found.js";
 import { largestQueueMaxSize, type Queue, type QueueMember } from "../../domain/queue.js";
 import type { Store } from "../../domain/store.js";
 import type { EngineContext } from "../../engine/context.js";
@@ -9,7 +10,7 @@ import { rfc2822 } from "../format.js";
 import { noContent, twilioJson } from "../respond.js";
 import { defineRoute } from "../route.js";
 import type { RouteServices } from "../services.js";
-import { accountBase, accountPath, ownedBy } from "./base.js";
+import { accountBase, accountPath } from "./base.js";
 import { formMethod, formUrl } from "./form-fields.js";
 import { listEnvelope, listSchema, pagingQuery } from "./paging.js";
 

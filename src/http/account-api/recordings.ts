@@ -1,6 +1,7 @@
 // Recordings: list (per account and per call), fetch with the latest transcription's fields, media redirects, delete.
 import { z } from "zod";
 import { errors } from "../../domain/errors.js";
+import { ownedBy } from "../../domain/found.js";
 import { type Recording, recordingSources, recordingStatuses } from "../../domain/recording.js";
 import type { Store } from "../../domain/store.js";
 import { transcriptionSegmentSchema } from "../../domain/transcription.js";
@@ -10,7 +11,7 @@ import { noContent, twilioJson } from "../respond.js";
 import { defineRoute } from "../route.js";
 import type { RouteServices } from "../services.js";
 import type { SandboxRequest, SandboxResponse } from "../types.js";
-import { accountBase, accountPath, apiVersion, ownedBy } from "./base.js";
+import { accountBase, accountPath, apiVersion } from "./base.js";
 import { dateFilter, dateFilterQuery } from "./date-filters.js";
 import { listEnvelope, listSchema, pagingQuery } from "./paging.js";
 

@@ -1,13 +1,14 @@
 // Transcriptions: Twilio's transcription resource for recordings that have one (guarded by the recording scopes).
 import { z } from "zod";
 import { errors } from "../../domain/errors.js";
+import { ownedBy } from "../../domain/found.js";
 import { type Transcription, transcriptionStatuses } from "../../domain/transcription.js";
 import { deleteTranscription } from "../../engine/recording-removal.js";
 import { rfc2822 } from "../format.js";
 import { noContent, twilioJson } from "../respond.js";
 import { defineRoute } from "../route.js";
 import type { RouteServices } from "../services.js";
-import { accountBase, accountPath, apiVersion, ownedBy } from "./base.js";
+import { accountBase, accountPath, apiVersion } from "./base.js";
 import { listEnvelope, listSchema, pagingQuery } from "./paging.js";
 
 /** Twilio's transcription resource (`api.v2010.account.transcription`). */

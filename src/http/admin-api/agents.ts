@@ -1,7 +1,7 @@
 // Admin: steer an agent the way a softphone would, by extension number: change its status at once.
 import { z } from "zod";
 import { agentStatuses } from "../../domain/carrier-records.js";
-import { errors } from "../../domain/errors.js";
+import { found } from "../../domain/found.js";
 import { findExtension, updateAgentExtension } from "../../engine/agent-extensions.js";
 import { iso8601 } from "../format.js";
 import { jsonResponse } from "../respond.js";
@@ -28,8 +28,10 @@ export const agentRoutes = [
     }),
     response: agentResource,
     handle({ params, body, request, services }) {
-      const agent = findExtension(services.engine, params.AccountSid!, params.Extension!);
-      if (!agent) throw errors.notFound(request.path);
+      const agent = found(
+        findExtension(services.engine, params.AccountSid!, params.Extension!),
+        request.path,
+      );
       const updated = updateAgentExtension(services.engine, agent, { status: body.status });
       return jsonResponse(200, {
         sid: updated.sid,

@@ -1,7 +1,6 @@
 // Admin: the dashboard's stand-in. Read an account's auth token; mint and revoke scoped API keys.
 import { z } from "zod";
 import { type ApiKey, accountScopes } from "../../domain/api-key.js";
-import { errors } from "../../domain/errors.js";
 import { found } from "../../domain/found.js";
 import { createApiKey, revokeApiKey } from "../../engine/api-keys.js";
 import { iso8601 } from "../format.js";
@@ -73,8 +72,7 @@ export const credentialRoutes = [
     summary: "Revoke one API key; other keys keep working",
     auth: { kind: "admin" },
     handle({ params, request, services }) {
-      const key = services.engine.store.apiKeys.get(params.KeySid!);
-      if (!key) throw errors.notFound(request.path);
+      const key = found(services.engine.store.apiKeys.get(params.KeySid!), request.path);
       revokeApiKey(services.engine, key);
       return jsonResponse(200, { revoked: key.sid });
     },

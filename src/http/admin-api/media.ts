@@ -1,5 +1,5 @@
 // Recording media files, where the account API's media URLs redirect. No auth, as Twilio serves media without it.
-import { errors } from "../../domain/errors.js";
+import { found } from "../../domain/found.js";
 import { recordingMp3, recordingWav } from "../../engine/recording-audio.js";
 import { defineRoute } from "../route.js";
 
@@ -11,8 +11,7 @@ const mediaRoute = (extension: "wav" | "mp3") =>
     summary: `A recording's audio as ${extension === "wav" ? "8 kHz 16-bit PCM WAV" : "MP3"}, as long as the recording`,
     auth: { kind: "none" },
     handle({ params, request, services }) {
-      const recording = services.engine.store.recordings.get(params.RecordingSid!);
-      if (!recording) throw errors.notFound(request.path);
+      const recording = found(services.engine.store.recordings.get(params.RecordingSid!), request.path);
       const body = extension === "wav" ? recordingWav(recording) : recordingMp3(recording);
       return {
         status: 200,

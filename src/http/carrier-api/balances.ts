@@ -1,7 +1,7 @@
 // Carrier balances: an account's wallet (integer cents), top-ups, manual debits, and its ledger of transactions.
 import { z } from "zod";
 import { type LedgerEntry, ledgerKinds } from "../../domain/carrier-records.js";
-import { errors } from "../../domain/errors.js";
+import { ownedBy } from "../../domain/found.js";
 import { getAccount } from "../../engine/accounts.js";
 import { balanceOf, debit, listTransactions, topUp } from "../../engine/ledger.js";
 import { iso8601 } from "../format.js";
@@ -177,8 +177,7 @@ export const carrierBalanceRoutes = [
     response: singleDocumentSchema(balanceTransactionResource),
     handle({ params, request, services }) {
       const account = getAccount(services.engine, params.account_id!, request.path);
-      const entry = services.engine.store.ledger.get(params.id!);
-      if (!entry || entry.account_sid !== account.sid) throw errors.notFound(request.path);
+      const entry = ownedBy(services.engine.store.ledger.get(params.id!), account.sid, request.path);
       return singleDocument(200, renderBalanceTransaction(entry));
     },
   }),

@@ -1,7 +1,7 @@
 // Carrier events: every state change in the sandbox, with the affected resource as it was. List with filters, fetch.
 import { z } from "zod";
-import { errors } from "../../domain/errors.js";
 import type { SandboxEvent } from "../../domain/event.js";
+import { found } from "../../domain/found.js";
 import { iso8601 } from "../format.js";
 import { defineRoute } from "../route.js";
 import { renderAccount } from "./accounts.js";
@@ -138,8 +138,7 @@ export const carrierEventRoutes = [
     auth: { kind: "carrier" },
     response: singleDocumentSchema(eventResource),
     handle({ params, request, services }) {
-      const event = services.engine.store.events.get(params.id!);
-      if (!event) throw errors.notFound(request.path);
+      const event = found(services.engine.store.events.get(params.id!), request.path);
       return singleDocument(200, renderEvent(event));
     },
   }),

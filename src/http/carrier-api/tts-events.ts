@@ -1,7 +1,7 @@
 // Carrier TTS events: one per text-to-speech use (account, call, voice, characters, price). List and fetch.
 import { z } from "zod";
 import type { TtsEvent } from "../../domain/carrier-records.js";
-import { errors } from "../../domain/errors.js";
+import { found } from "../../domain/found.js";
 import { iso8601 } from "../format.js";
 import { defineRoute } from "../route.js";
 import {
@@ -94,8 +94,7 @@ export const carrierTtsEventRoutes = [
     auth: { kind: "carrier" },
     response: singleDocumentSchema(ttsEventResource),
     handle({ params, request, services }) {
-      const event = services.engine.store.ttsEvents.get(params.id!);
-      if (!event) throw errors.notFound(request.path);
+      const event = found(services.engine.store.ttsEvents.get(params.id!), request.path);
       return singleDocument(200, renderTtsEvent(event));
     },
   }),
