@@ -1,6 +1,7 @@
 // A real local HTTP app standing in for the customer's: serves markup per path and records every request it gets.
-import type { AddressInfo } from "node:net";
+import { createServer } from "node:http";
 import express from "express";
+import { listenLocally } from "./local-server.js";
 
 export interface ReceivedRequest {
   method: string;
@@ -48,9 +49,7 @@ export async function startCustomerApp(): Promise<CustomerApp> {
         .send(answer.body ?? "");
     }
   });
-  const server = app.listen(0, "127.0.0.1");
-  await new Promise<void>((resolve) => server.once("listening", () => resolve()));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { base, close } = await listenLocally(createServer(app));
   return {
     base,
     url: (path) => base + path,
@@ -62,10 +61,6 @@ export async function startCustomerApp(): Promise<CustomerApp> {
       handlers.clear();
       log = [];
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close,
   };
 }

@@ -1,5 +1,5 @@
 // Runs the same tests through both doors: MSW in-process, and the Express middleware on a real port.
-import type { AddressInfo } from "node:net";
+import { createServer } from "node:http";
 import express from "express";
 import { setupServer } from "msw/node";
 import twilio from "twilio";
@@ -13,6 +13,7 @@ import {
 } from "../../src/index.js";
 import { fixtures } from "./fixtures.js";
 import { expectJsonApi } from "./jsonapi.js";
+import { listenLocally } from "./local-server.js";
 import { checkedHandle } from "./openapi-check.js";
 
 export interface DoorContext {
@@ -70,14 +71,9 @@ export function useDoor(
     } else {
       const app = express();
       app.use(createExpressMiddleware(handle));
-      const server = app.listen(0, "127.0.0.1");
-      await new Promise<void>((resolve) => server.once("listening", () => resolve()));
-      baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      stop = () =>
-        new Promise<void>((resolve) => {
-          server.closeAllConnections();
-          server.close(() => resolve());
-        });
+      const server = await listenLocally(createServer(app));
+      baseUrl = server.base;
+      stop = server.close;
     }
   });
   beforeEach(() => sandbox.reset());

@@ -1,7 +1,6 @@
 // The receiver middleware in a customer's Express app: deliveries pass, anything tampered or unsigned gets 403.
 
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { createServer } from "node:http";
 import express from "express";
 import twilio from "twilio";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -13,9 +12,10 @@ import {
 } from "../../src/index.js";
 import type { OutboundRequest } from "../../src/webhooks/contract.js";
 import { fixtures } from "../support/fixtures.js";
+import { type LocalServer, listenLocally } from "../support/local-server.js";
 
 const token = fixtures.acme.authToken;
-let server: Server;
+let server: LocalServer;
 let base = "";
 let sandbox: Sandbox;
 const seen: { path: string; body: unknown }[] = [];
@@ -69,17 +69,10 @@ beforeAll(async () => {
     twilio.webhook(token, { protocol: "http" }),
     ok,
   );
-  server = app.listen(0, "127.0.0.1");
-  await new Promise<void>((resolve) => server.once("listening", () => resolve()));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await listenLocally(createServer(app));
+  base = server.base;
 });
-afterAll(
-  () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
-);
+afterAll(() => server.close());
 beforeEach(() => {
   sandbox = createSandbox();
   seen.length = 0;

@@ -1,7 +1,7 @@
 // A real local HTTP receiver for webhook tests: records every request and checks it with the official twilio validator.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import twilio from "twilio";
+import { listenLocally } from "../support/local-server.js";
 
 export interface ReceivedRequest {
   method: string;
@@ -86,8 +86,8 @@ export async function startReceiver(authToken: string): Promise<Receiver> {
     });
   });
   server.keepAliveTimeout = 60_000;
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const listening = await listenLocally(server);
+  base = listening.base;
 
   return {
     base,
@@ -101,19 +101,14 @@ export async function startReceiver(authToken: string): Promise<Receiver> {
     },
     close() {
       for (const res of hanging) res.destroy();
-      return new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      });
+      return listening.close();
     },
   };
 }
 
 /** A port nothing listens on: one a server just gave back. */
 export async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as AddressInfo).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
+  const { base, close } = await listenLocally(createServer());
+  await close();
+  return Number(new URL(base).port);
 }
