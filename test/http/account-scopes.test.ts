@@ -3,7 +3,15 @@ import { describe, expect, it } from "vitest";
 import { type AccountScope, accountScopes } from "../../src/domain/api-key.js";
 import { createAgentExtension } from "../../src/engine/agent-extensions.js";
 import type { Sandbox } from "../../src/index.js";
-import { insertCall, insertRecording, insertTranscription } from "../support/account-records.js";
+import {
+  insertCall,
+  insertConference,
+  insertParticipant,
+  insertQueue,
+  insertQueueMember,
+  insertRecording,
+  insertTranscription,
+} from "../support/account-records.js";
 import { doorNames, useDoor } from "../support/doors.js";
 import { fixtures } from "../support/fixtures.js";
 
@@ -48,60 +56,11 @@ type Seeded = ReturnType<typeof seed>;
 
 /** A conference with the call in it, a queue with the call waiting, and an empty queue. */
 function seedRooms(sandbox: Sandbox, callSid: string) {
-  const now = sandbox.clock.now();
-  const account_sid = fixtures.acme.sid;
-  const conference = sandbox.store.conferences.insert({
-    sid: sandbox.engine.ids.mint("CF"),
-    account_sid,
-    friendly_name: "room",
-    status: "in-progress",
-    region: "us1",
-    reason_conference_ended: null,
-    call_sid_ending_conference: null,
-    record: false,
-    status_callback: null,
-    status_callback_method: "POST",
-    status_callback_events: [],
-    recording_status_callback: null,
-    recording_status_callback_method: "POST",
-    recording_status_callback_events: [],
-    recording_sid: null,
-    started_at: now,
-    ended_at: null,
-    created_at: now,
-    updated_at: now,
-  });
-  sandbox.store.participants.insert({
-    account_sid,
-    conference_sid: conference.sid,
-    call_sid: callSid,
-    label: null,
-    muted: false,
-    hold: false,
-    start_conference_on_enter: true,
-    end_conference_on_exit: false,
-    beep: "true",
-    status: "connected",
-    created_at: now,
-    updated_at: now,
-  });
-  const queue = (name: string) =>
-    sandbox.store.queues.insert({
-      sid: sandbox.engine.ids.mint("QU"),
-      account_sid,
-      friendly_name: name,
-      max_size: 100,
-      created_at: now,
-      updated_at: now,
-    });
-  const busy = queue("support");
-  sandbox.store.queueMembers.insert({
-    call_sid: callSid,
-    queue_sid: busy.sid,
-    account_sid,
-    enqueued_at: now,
-  });
-  return { conference, queue: busy, emptyQueue: queue("empty") };
+  const conference = insertConference(sandbox);
+  insertParticipant(sandbox, conference, callSid);
+  const busy = insertQueue(sandbox, "support");
+  insertQueueMember(sandbox, busy, callSid);
+  return { conference, queue: busy, emptyQueue: insertQueue(sandbox, "empty") };
 }
 
 interface Cell {

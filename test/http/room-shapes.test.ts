@@ -8,7 +8,14 @@ import {
 } from "../../src/http/account-api/conferences.js";
 import { memberResource, queueResource } from "../../src/http/account-api/queues.js";
 import type { Sandbox } from "../../src/index.js";
-import { insertCall, insertRecording } from "../support/account-records.js";
+import {
+  insertCall,
+  insertConference,
+  insertParticipant,
+  insertQueue,
+  insertQueueMember,
+  insertRecording,
+} from "../support/account-records.js";
 import { doorNames, useDoor } from "../support/doors.js";
 import { acmeAuth, fixtures } from "../support/fixtures.js";
 import shapes from "./room-shapes.json" with { type: "json" };
@@ -40,59 +47,12 @@ function check(body: unknown, schema: ObjectSchema, twilioName: string) {
 /** A finished recorded conference with one participant left in it, and a queue with one caller. */
 function seed(sandbox: Sandbox) {
   const call = insertCall(sandbox);
-  const now = sandbox.clock.now();
-  const account_sid = fixtures.acme.sid;
-  const conference = sandbox.store.conferences.insert({
-    sid: sandbox.engine.ids.mint("CF"),
-    account_sid,
-    friendly_name: "room",
-    status: "in-progress",
-    region: "us1",
-    reason_conference_ended: null,
-    call_sid_ending_conference: null,
-    record: true,
-    status_callback: null,
-    status_callback_method: "POST",
-    status_callback_events: [],
-    recording_status_callback: null,
-    recording_status_callback_method: "POST",
-    recording_status_callback_events: [],
-    recording_sid: null,
-    started_at: now,
-    ended_at: null,
-    created_at: now,
-    updated_at: now,
-  });
+  const conference = insertConference(sandbox, { record: true });
   const recording = insertRecording(sandbox, call);
   sandbox.store.recordings.replace({ ...recording, conference_sid: conference.sid, source: "Conference" });
-  sandbox.store.participants.insert({
-    account_sid,
-    conference_sid: conference.sid,
-    call_sid: call.sid,
-    label: null,
-    muted: true,
-    hold: false,
-    start_conference_on_enter: true,
-    end_conference_on_exit: false,
-    beep: "true",
-    status: "connected",
-    created_at: now,
-    updated_at: now,
-  });
-  const queue = sandbox.store.queues.insert({
-    sid: sandbox.engine.ids.mint("QU"),
-    account_sid,
-    friendly_name: "support",
-    max_size: 100,
-    created_at: now,
-    updated_at: now,
-  });
-  sandbox.store.queueMembers.insert({
-    call_sid: call.sid,
-    queue_sid: queue.sid,
-    account_sid,
-    enqueued_at: now,
-  });
+  insertParticipant(sandbox, conference, call.sid, { muted: true });
+  const queue = insertQueue(sandbox, "support");
+  insertQueueMember(sandbox, queue, call.sid);
   return { call, conference, queue };
 }
 

@@ -1,5 +1,7 @@
-// Records the engine would make (calls that ended, recordings, transcriptions, agent extensions), put straight in the store.
+// Records the engine would make (calls that ended, recordings, transcriptions, conferences, queues), put straight in the store.
 import type { Call } from "../../src/domain/call.js";
+import type { Conference, Participant } from "../../src/domain/conference.js";
+import type { Queue, QueueMember } from "../../src/domain/queue.js";
 import type { Recording, SpeechSpan } from "../../src/domain/recording.js";
 import type { Transcription, TranscriptionSegment } from "../../src/domain/transcription.js";
 import type { Sandbox } from "../../src/index.js";
@@ -112,5 +114,79 @@ export function insertTranscription(
     created_at: now,
     updated_at: now,
     ...changes,
+  });
+}
+
+/** A conference in progress, named "room", not recording unless `changes` say so. */
+export function insertConference(sandbox: Sandbox, changes: Partial<Conference> = {}): Conference {
+  const now = sandbox.clock.now();
+  return sandbox.store.conferences.insert({
+    sid: sandbox.engine.ids.mint("CF"),
+    account_sid: fixtures.acme.sid,
+    friendly_name: "room",
+    status: "in-progress",
+    region: "us1",
+    reason_conference_ended: null,
+    call_sid_ending_conference: null,
+    record: false,
+    status_callback: null,
+    status_callback_method: "POST",
+    status_callback_events: [],
+    recording_status_callback: null,
+    recording_status_callback_method: "POST",
+    recording_status_callback_events: [],
+    recording_sid: null,
+    started_at: now,
+    ended_at: null,
+    created_at: now,
+    updated_at: now,
+    ...changes,
+  });
+}
+
+/** The call connected in the conference, neither muted nor held unless `changes` say so. */
+export function insertParticipant(
+  sandbox: Sandbox,
+  conference: Conference,
+  callSid: string,
+  changes: Partial<Participant> = {},
+): Participant {
+  const now = sandbox.clock.now();
+  return sandbox.store.participants.insert({
+    account_sid: conference.account_sid,
+    conference_sid: conference.sid,
+    call_sid: callSid,
+    label: null,
+    muted: false,
+    hold: false,
+    start_conference_on_enter: true,
+    end_conference_on_exit: false,
+    beep: "true",
+    status: "connected",
+    created_at: now,
+    updated_at: now,
+    ...changes,
+  });
+}
+
+export function insertQueue(sandbox: Sandbox, friendlyName: string): Queue {
+  const now = sandbox.clock.now();
+  return sandbox.store.queues.insert({
+    sid: sandbox.engine.ids.mint("QU"),
+    account_sid: fixtures.acme.sid,
+    friendly_name: friendlyName,
+    max_size: 100,
+    created_at: now,
+    updated_at: now,
+  });
+}
+
+/** The call waiting in the queue since now. */
+export function insertQueueMember(sandbox: Sandbox, queue: Queue, callSid: string): QueueMember {
+  return sandbox.store.queueMembers.insert({
+    call_sid: callSid,
+    queue_sid: queue.sid,
+    account_sid: queue.account_sid,
+    enqueued_at: sandbox.clock.now(),
   });
 }
