@@ -4,6 +4,7 @@ import { errors } from "../domain/errors.js";
 import { ownedBy } from "../domain/found.js";
 import type { EngineContext } from "./context.js";
 import { recordEvent } from "./events.js";
+import { withChanges } from "./record-changes.js";
 
 /** Extensions are numbered from here when none is asked for (a PBX's usual three-digit range). */
 export const firstExtension = 100;
@@ -86,8 +87,7 @@ export function updateAgentExtension(
 ): AgentExtension {
   return ctx.store.transact(() => {
     if (changes.extension !== undefined) assertFree(ctx, record.account_sid, changes.extension, record.sid);
-    const defined = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
-    const updated = ctx.store.agentExtensions.replace({ ...record, ...defined, updated_at: ctx.clock.now() });
+    const updated = ctx.store.agentExtensions.replace(withChanges(record, changes, ctx.clock.now()));
     if (updated.status !== record.status) {
       recordEvent(ctx, "agent_extension.status_changed", record.account_sid, "agent_extension", updated);
     }

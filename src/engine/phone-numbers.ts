@@ -3,6 +3,7 @@ import { errors } from "../domain/errors.js";
 import { blankHandlers, type NumberHandlers, type PhoneNumber } from "../domain/phone-number.js";
 import type { EngineContext } from "./context.js";
 import { recordEvent } from "./events.js";
+import { definedOnly, withChanges } from "./record-changes.js";
 
 export type InventoryFields = Pick<
   PhoneNumber,
@@ -84,8 +85,7 @@ export function updatePhoneNumber(
   changes: Partial<InventoryFields>,
 ): PhoneNumber {
   return ctx.store.transact(() => {
-    const defined = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
-    const updated = ctx.store.phoneNumbers.replace({ ...number, ...defined, updated_at: ctx.clock.now() });
+    const updated = ctx.store.phoneNumbers.replace(withChanges(number, changes, ctx.clock.now()));
     recordEvent(ctx, "phone_number.updated", updated.account_sid, "phone_number", updated);
     return updated;
   });
@@ -159,16 +159,8 @@ export function updateHandlers(
   handlers: Partial<NumberHandlers>,
 ): PhoneNumber {
   return ctx.store.transact(() => {
-    const updated = ctx.store.phoneNumbers.replace({
-      ...number,
-      ...definedOnly(handlers),
-      updated_at: ctx.clock.now(),
-    });
+    const updated = ctx.store.phoneNumbers.replace(withChanges(number, handlers, ctx.clock.now()));
     recordEvent(ctx, "phone_number.updated", updated.account_sid, "phone_number", updated);
     return updated;
   });
-}
-
-function definedOnly<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

@@ -4,6 +4,7 @@ import { found } from "../domain/found.js";
 import type { Rate } from "../domain/rate.js";
 import type { EngineContext } from "./context.js";
 import { recordEvent } from "./events.js";
+import { withChanges } from "./record-changes.js";
 
 export type RateCategory = Rate["category"];
 
@@ -63,8 +64,7 @@ export function createRate(ctx: EngineContext, input: NewRate): Rate {
 
 export function updateRate(ctx: EngineContext, rate: Rate, changes: RateChanges): Rate {
   return ctx.store.transact(() => {
-    const defined = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
-    const next: Rate = { ...rate, ...defined, updated_at: ctx.clock.now() };
+    const next = withChanges(rate, changes, ctx.clock.now());
     assertPrefixFree(ctx, next.category, next.prefix, rate.sid);
     const updated = ctx.store.rates.replace(next);
     recordEvent(ctx, "rate.updated", null, "rate", updated);

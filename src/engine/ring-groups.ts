@@ -4,6 +4,7 @@ import { errors } from "../domain/errors.js";
 import { ownedBy } from "../domain/found.js";
 import type { EngineContext } from "./context.js";
 import { recordEvent } from "./events.js";
+import { withChanges } from "./record-changes.js";
 
 /** Seconds a ring attempt lasts when none is given (Twilio's Dial timeout default is 30). */
 export const defaultRingTimeout = 30;
@@ -63,8 +64,7 @@ export function createRingGroup(ctx: EngineContext, accountSid: string, input: N
 export function updateRingGroup(ctx: EngineContext, group: RingGroup, changes: RingGroupChanges): RingGroup {
   return ctx.store.transact(() => {
     if (changes.agent_extension_sids) checkMembers(ctx, group.account_sid, changes.agent_extension_sids);
-    const defined = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
-    const updated = ctx.store.ringGroups.replace({ ...group, ...defined, updated_at: ctx.clock.now() });
+    const updated = ctx.store.ringGroups.replace(withChanges(group, changes, ctx.clock.now()));
     recordEvent(ctx, "ring_group.updated", group.account_sid, "ring_group", updated);
     return updated;
   });

@@ -6,6 +6,7 @@ import { found } from "../domain/found.js";
 import { createCallRecord } from "./calls.js";
 import type { EngineContext } from "./context.js";
 import { recordEvent } from "./events.js";
+import { withChanges } from "./record-changes.js";
 
 export interface NewSipTrunk {
   name: string;
@@ -100,8 +101,7 @@ export function createSipTrunk(ctx: EngineContext, input: NewSipTrunk): SipTrunk
 
 export function updateSipTrunk(ctx: EngineContext, trunk: SipTrunk, changes: SipTrunkChanges): SipTrunk {
   return ctx.store.transact(() => {
-    const defined = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
-    const next: SipTrunk = { ...trunk, ...defined, updated_at: ctx.clock.now() };
+    const next = withChanges(trunk, changes, ctx.clock.now());
     checkTrunk(ctx, next);
     const updated = ctx.store.sipTrunks.replace(next);
     recordEvent(ctx, "sip_trunk.updated", updated.account_sid, "sip_trunk", withoutSecret(updated));
