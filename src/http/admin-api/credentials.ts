@@ -2,15 +2,11 @@
 import { z } from "zod";
 import { type ApiKey, accountScopes } from "../../domain/api-key.js";
 import { found } from "../../domain/found.js";
+import { getAccount } from "../../engine/accounts.js";
 import { createApiKey, revokeApiKey } from "../../engine/api-keys.js";
 import { iso8601 } from "../format.js";
 import { jsonResponse } from "../respond.js";
 import { defineRoute } from "../route.js";
-import type { RouteServices } from "../services.js";
-
-function findAccount(services: RouteServices, sid: string, path: string) {
-  return found(services.engine.store.accounts.get(sid), path);
-}
 
 const renderKey = (key: ApiKey) => ({
   sid: key.sid,
@@ -29,7 +25,7 @@ export const credentialRoutes = [
     summary: "An account's sid and master auth token",
     auth: { kind: "admin" },
     handle({ params, request, services }) {
-      const account = findAccount(services, params.AccountSid!, request.path);
+      const account = getAccount(services.engine, params.AccountSid!, request.path);
       return jsonResponse(200, { account_sid: account.sid, auth_token: account.auth_token });
     },
   }),
@@ -40,7 +36,7 @@ export const credentialRoutes = [
     summary: "An account's API keys",
     auth: { kind: "admin" },
     handle({ params, request, services }) {
-      const account = findAccount(services, params.AccountSid!, request.path);
+      const account = getAccount(services.engine, params.AccountSid!, request.path);
       return jsonResponse(200, {
         api_keys: services.engine.store.apiKeys.where("account", account.sid).map(renderKey),
       });
@@ -58,7 +54,7 @@ export const credentialRoutes = [
     }),
     status: 201,
     handle({ params, body, request, services }) {
-      const account = findAccount(services, params.AccountSid!, request.path);
+      const account = getAccount(services.engine, params.AccountSid!, request.path);
       const key = createApiKey(services.engine, account.sid, body.scopes, {
         friendly_name: body.friendly_name,
       });
