@@ -24,20 +24,9 @@ describe("conferences", () => {
   };
   const ring = (from: string, caller: Record<string, unknown>) =>
     h.door.sandbox.calls.ring({ from, to: fixtures.acme.mainNumber, caller }).sid;
-  const useStt = () =>
-    h.door.call("PATCH", `/carrier/v1/accounts/${fixtures.acme.sid}`, {
-      auth: { bearer: fixtures.carrierKey },
-      json: {
-        data: {
-          type: "account",
-          id: fixtures.acme.sid,
-          attributes: { metadata: { default_stt_provider: "deepgram" } },
-        },
-      },
-    });
 
   it("two callers meet: wait markup loops, the room starts, callbacks come in order, a recording holds both voices", async () => {
-    await useStt();
+    await h.useSttProvider("deepgram");
     await h.routeMainNumber("/voice");
     room({
       waitUrl: "/wait",

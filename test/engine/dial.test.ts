@@ -126,16 +126,7 @@ describe("Dial", () => {
   });
 
   it("record-from-answer-dual makes a two-channel DialVerb recording transcribed as agent and customer", async () => {
-    await h.door.call("PATCH", `/carrier/v1/accounts/${fixtures.acme.sid}`, {
-      auth: { bearer: fixtures.carrierKey },
-      json: {
-        data: {
-          type: "account",
-          id: fixtures.acme.sid,
-          attributes: { metadata: { default_stt_provider: "deepgram" } },
-        },
-      },
-    });
+    await h.useSttProvider("deepgram");
     await h.routeMainNumber("/voice");
     h.app.on(
       "/voice",

@@ -11,6 +11,8 @@ export interface EngineHarness {
   run(): Promise<void>;
   /** Points Acme's main number at the app's `path` for voice (and `smsPath` for SMS). */
   routeMainNumber(path: string, extra?: Record<string, string>): Promise<void>;
+  /** Sets Acme's speech-to-text provider (account metadata `default_stt_provider`) through the carrier API. */
+  useSttProvider(provider: string): Promise<void>;
 }
 
 export function useEngine(): EngineHarness {
@@ -39,6 +41,18 @@ export function useEngine(): EngineHarness {
         .twilioClient()
         .incomingPhoneNumbers(numbers[0]!.sid)
         .update({ voiceUrl: app.url(path), ...extra });
+    },
+    async useSttProvider(provider) {
+      await door.call("PATCH", `/carrier/v1/accounts/${fixtures.acme.sid}`, {
+        auth: { bearer: fixtures.carrierKey },
+        json: {
+          data: {
+            type: "account",
+            id: fixtures.acme.sid,
+            attributes: { metadata: { default_stt_provider: provider } },
+          },
+        },
+      });
     },
   };
 }
