@@ -9,6 +9,7 @@ import { defineRoute } from "../route.js";
 import type { RouteServices } from "../services.js";
 import { accountBase, accountPath } from "./base.js";
 import { listEnvelope, listSchema, pagingQuery } from "./paging.js";
+import { equals, queryFilters } from "./query-filters.js";
 
 const collection = `${accountBase}/AgentExtensions`;
 const instance = `${collection}/:Sid`;
@@ -54,15 +55,16 @@ export const agentExtensionRoutes = [
     response: listSchema("agent_extensions", agentExtensionResource),
     handle({ params, query, services }) {
       const accountSid = params.AccountSid!;
+      const given = queryFilters<AgentExtension>(query, { Status: equals((a) => a.status) });
       const records = services.engine.store.agentExtensions
         .where("account", accountSid)
-        .filter((a) => !query.Status || a.status === query.Status);
+        .filter(given.matches);
       return twilioJson(
         200,
         listEnvelope({
           key: "agent_extensions",
           path: accountPath(accountSid, "AgentExtensions.json"),
-          filters: query.Status ? [["Status", query.Status]] : [],
+          filters: given.echo,
           page: query,
           records,
           render: renderAgentExtension,

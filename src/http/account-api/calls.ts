@@ -13,6 +13,7 @@ import { accountBase, accountPath, apiVersion } from "./base.js";
 import { dateFilter, dateFilterQuery } from "./date-filters.js";
 import { formBoolean, formE164, formMethod, formUrl } from "./form-fields.js";
 import { listEnvelope, listSchema, pagingQuery } from "./paging.js";
+import { equals, queryFilters } from "./query-filters.js";
 
 const collection = `${accountBase}/Calls`;
 const instance = `${collection}/:CallSid`;
@@ -243,31 +244,27 @@ export const callRoutes = [
     response: listSchema("calls", callResource),
     handle({ params, query, services }) {
       const accountSid = params.AccountSid!;
+      const given = queryFilters<Call>(query, {
+        To: equals((c) => c.to),
+        From: equals((c) => c.from),
+        ParentCallSid: equals((c) => c.parent_call_sid),
+        Status: equals((c) => c.status),
+      });
       const started = dateFilter(query, "StartTime");
       const ended = dateFilter(query, "EndTime");
       const records = services.engine.store.calls
         .where("account", accountSid)
         .filter(
           (c) =>
-            (!query.To || c.to === query.To) &&
-            (!query.From || c.from === query.From) &&
-            (!query.ParentCallSid || c.parent_call_sid === query.ParentCallSid) &&
-            (!query.Status || c.status === query.Status) &&
-            started.matches(c.start_time ?? c.created_at) &&
-            ended.matches(c.end_time),
+            given.matches(c) && started.matches(c.start_time ?? c.created_at) && ended.matches(c.end_time),
         )
         .reverse();
-      const filters: [string, string][] = [];
-      for (const key of ["To", "From", "ParentCallSid", "Status"] as const) {
-        const value = query[key];
-        if (value) filters.push([key, value]);
-      }
       return twilioJson(
         200,
         listEnvelope({
           key: "calls",
           path: accountPath(accountSid, "Calls.json"),
-          filters: [...filters, ...started.echo, ...ended.echo],
+          filters: [...given.echo, ...started.echo, ...ended.echo],
           page: query,
           records,
           render: renderCall,

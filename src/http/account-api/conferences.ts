@@ -18,6 +18,7 @@ import { accountBase, accountPath, apiVersion } from "./base.js";
 import { dateFilter, dateFilterQuery } from "./date-filters.js";
 import { formBoolean } from "./form-fields.js";
 import { listEnvelope, listSchema, pagingQuery } from "./paging.js";
+import { equals, queryFilters } from "./query-filters.js";
 
 const collection = `${accountBase}/Conferences`;
 const instance = `${collection}/:ConferenceSid`;
@@ -204,27 +205,22 @@ export const conferenceRoutes = [
     response: listSchema("conferences", conferenceResource),
     handle({ params, query, services }) {
       const accountSid = params.AccountSid!;
+      const given = queryFilters<Conference>(query, {
+        FriendlyName: equals((c) => c.friendly_name),
+        Status: equals((c) => c.status),
+      });
       const created = dateFilter(query, "DateCreated");
       const updated = dateFilter(query, "DateUpdated");
       const records = services.engine.store.conferences
         .where("account", accountSid)
-        .filter(
-          (c) =>
-            (!query.FriendlyName || c.friendly_name === query.FriendlyName) &&
-            (!query.Status || c.status === query.Status) &&
-            created.matches(c.created_at) &&
-            updated.matches(c.updated_at),
-        )
+        .filter((c) => given.matches(c) && created.matches(c.created_at) && updated.matches(c.updated_at))
         .reverse();
-      const filters: [string, string][] = [];
-      if (query.FriendlyName) filters.push(["FriendlyName", query.FriendlyName]);
-      if (query.Status) filters.push(["Status", query.Status]);
       return twilioJson(
         200,
         listEnvelope({
           key: "conferences",
           path: accountPath(accountSid, "Conferences.json"),
-          filters: [...filters, ...created.echo, ...updated.echo],
+          filters: [...given.echo, ...created.echo, ...updated.echo],
           page: query,
           records,
           render: renderConference,
@@ -272,23 +268,20 @@ export const conferenceRoutes = [
     response: listSchema("participants", participantResource),
     handle({ params, query, request, services }) {
       const conference = findConference(services, params, request.path);
+      const given = queryFilters<Participant>(query, {
+        Muted: equals((p) => p.muted),
+        Hold: equals((p) => p.hold),
+      });
+      // Coaching=true lists coaches, and the sandbox has none.
       const records = services.engine.store.participants
         .where("conference", conference.sid)
-        .filter(
-          (p) =>
-            (query.Muted === undefined || p.muted === query.Muted) &&
-            (query.Hold === undefined || p.hold === query.Hold) &&
-            query.Coaching !== true,
-        );
-      const filters: [string, string][] = [];
-      if (query.Muted !== undefined) filters.push(["Muted", String(query.Muted)]);
-      if (query.Hold !== undefined) filters.push(["Hold", String(query.Hold)]);
+        .filter((p) => given.matches(p) && query.Coaching !== true);
       return twilioJson(
         200,
         listEnvelope({
           key: "participants",
           path: accountPath(conference.account_sid, `Conferences/${conference.sid}/Participants.json`),
-          filters,
+          filters: given.echo,
           page: query,
           records,
           render: renderParticipant,

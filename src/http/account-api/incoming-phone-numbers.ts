@@ -10,6 +10,7 @@ import { defineRoute } from "../route.js";
 import { accountBase, accountPath, apiVersion } from "./base.js";
 import { formE164, formMethod, formUrl } from "./form-fields.js";
 import { listEnvelope, listSchema, pagingQuery } from "./paging.js";
+import { equals, queryFilters } from "./query-filters.js";
 
 const collection = `${accountBase}/IncomingPhoneNumbers`;
 const instance = `${collection}/:Sid`;
@@ -209,20 +210,20 @@ export const incomingPhoneNumberRoutes = [
     response: listSchema("incoming_phone_numbers", incomingPhoneNumberResource),
     handle({ params, query, services }) {
       const accountSid = params.AccountSid!;
-      const matches = query.PhoneNumber ? numberFilter(query.PhoneNumber) : () => true;
-      const records = services.engine.store.phoneNumbers
-        .where("account", accountSid)
-        .filter((n) => matches(n.number))
-        .filter((n) => !query.FriendlyName || n.friendly_name === query.FriendlyName);
-      const filters: [string, string][] = [];
-      if (query.PhoneNumber) filters.push(["PhoneNumber", query.PhoneNumber]);
-      if (query.FriendlyName) filters.push(["FriendlyName", query.FriendlyName]);
+      const given = queryFilters<PhoneNumber>(query, {
+        PhoneNumber: (pattern) => {
+          const matches = numberFilter(String(pattern));
+          return (n) => matches(n.number);
+        },
+        FriendlyName: equals((n) => n.friendly_name),
+      });
+      const records = services.engine.store.phoneNumbers.where("account", accountSid).filter(given.matches);
       return twilioJson(
         200,
         listEnvelope({
           key: "incoming_phone_numbers",
           path: accountPath(accountSid, "IncomingPhoneNumbers.json"),
-          filters,
+          filters: given.echo,
           page: query,
           records,
           render: renderIncomingPhoneNumber,

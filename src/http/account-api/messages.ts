@@ -11,6 +11,7 @@ import { accountBase, accountPath, apiVersion } from "./base.js";
 import { dateFilter, dateFilterQuery } from "./date-filters.js";
 import { formE164, formMethod, formUrl } from "./form-fields.js";
 import { listEnvelope, listSchema, pagingQuery } from "./paging.js";
+import { equals, queryFilters } from "./query-filters.js";
 
 const collection = `${accountBase}/Messages`;
 const instance = `${collection}/:MessageSid`;
@@ -152,25 +153,18 @@ export const messageRoutes = [
     response: listSchema("messages", messageResource),
     handle({ params, query, services }) {
       const accountSid = params.AccountSid!;
+      const given = queryFilters<Message>(query, { To: equals((m) => m.to), From: equals((m) => m.from) });
       const sent = dateFilter(query, "DateSent");
       const records = services.engine.store.messages
         .where("account", accountSid)
-        .filter(
-          (m) =>
-            (!query.To || m.to === query.To) &&
-            (!query.From || m.from === query.From) &&
-            sent.matches(m.date_sent),
-        )
+        .filter((m) => given.matches(m) && sent.matches(m.date_sent))
         .reverse();
-      const filters: [string, string][] = [];
-      if (query.To) filters.push(["To", query.To]);
-      if (query.From) filters.push(["From", query.From]);
       return twilioJson(
         200,
         listEnvelope({
           key: "messages",
           path: accountPath(accountSid, "Messages.json"),
-          filters: [...filters, ...sent.echo],
+          filters: [...given.echo, ...sent.echo],
           page: query,
           records,
           render: renderMessage,

@@ -14,6 +14,7 @@ import type { SandboxRequest, SandboxResponse } from "../types.js";
 import { accountBase, accountPath, apiVersion } from "./base.js";
 import { dateFilter, dateFilterQuery } from "./date-filters.js";
 import { listEnvelope, listSchema, pagingQuery } from "./paging.js";
+import { equals, queryFilters } from "./query-filters.js";
 
 const collection = `${accountBase}/Recordings`;
 const instance = `${collection}/:RecordingSid`;
@@ -138,25 +139,19 @@ function listRecordings(
   path: string,
   query: z.output<typeof listQuery>,
 ): SandboxResponse {
+  const given = queryFilters<Recording>(query, {
+    CallSid: equals((r) => r.call_sid),
+    ConferenceSid: equals((r) => r.conference_sid),
+  });
   const created = dateFilter(query, "DateCreated");
-  const matching = records
-    .filter(
-      (r) =>
-        (!query.CallSid || r.call_sid === query.CallSid) &&
-        (!query.ConferenceSid || r.conference_sid === query.ConferenceSid) &&
-        created.matches(r.created_at),
-    )
-    .reverse();
-  const filters: [string, string][] = [];
-  if (query.CallSid) filters.push(["CallSid", query.CallSid]);
-  if (query.ConferenceSid) filters.push(["ConferenceSid", query.ConferenceSid]);
+  const matching = records.filter((r) => given.matches(r) && created.matches(r.created_at)).reverse();
   const origin = originOf(request);
   return twilioJson(
     200,
     listEnvelope({
       key: "recordings",
       path: accountPath(accountSid, path),
-      filters: [...filters, ...created.echo],
+      filters: [...given.echo, ...created.echo],
       page: query,
       records: matching,
       render: (r) => renderRecording(services.engine.store, r, origin),
