@@ -4,6 +4,7 @@ import { found } from "../domain/found.js";
 import type { EngineContext } from "./context.js";
 import { recordEvent } from "./events.js";
 import { releaseNumber } from "./phone-numbers.js";
+import { withChanges } from "./record-changes.js";
 
 export interface AccountInput {
   name: string;
@@ -46,14 +47,7 @@ export function createAccount(ctx: EngineContext, input: AccountInput): Account 
 
 export function updateAccount(ctx: EngineContext, account: Account, changes: AccountChanges): Account {
   return ctx.store.transact(() => {
-    const updated = ctx.store.accounts.replace({
-      ...account,
-      ...(changes.name !== undefined ? { name: changes.name } : {}),
-      ...(changes.status !== undefined ? { status: changes.status } : {}),
-      ...(changes.default_tts_voice !== undefined ? { default_tts_voice: changes.default_tts_voice } : {}),
-      ...(changes.metadata !== undefined ? { metadata: changes.metadata } : {}),
-      updated_at: ctx.clock.now(),
-    });
+    const updated = ctx.store.accounts.replace(withChanges(account, changes, ctx.clock.now()));
     if (changes.status !== undefined && changes.status !== account.status) {
       recordEvent(
         ctx,

@@ -3,6 +3,7 @@ import type { Call } from "../domain/call.js";
 import type { Message, MessageStatus } from "../domain/message.js";
 import type { EngineContext } from "./context.js";
 import { recordEvent } from "./events.js";
+import { withChanges } from "./record-changes.js";
 
 export interface CallCorrection {
   /** Negative decimal string (a charge), or "0". */
@@ -17,11 +18,7 @@ export interface MessageCorrection {
 /** Overrides a call's price. The wallet is not touched: adjust it with a top-up or debit if needed. */
 export function correctCall(ctx: EngineContext, call: Call, changes: CallCorrection): Call {
   return ctx.store.transact(() => {
-    const updated = ctx.store.calls.replace({
-      ...call,
-      ...(changes.price !== undefined ? { price: changes.price } : {}),
-      updated_at: ctx.clock.now(),
-    });
+    const updated = ctx.store.calls.replace(withChanges(call, changes, ctx.clock.now()));
     recordEvent(ctx, "phone_call.updated", call.account_sid, "phone_call", updated);
     return updated;
   });
@@ -30,12 +27,7 @@ export function correctCall(ctx: EngineContext, call: Call, changes: CallCorrect
 /** Corrects a message's status or price; a status change leaves its own event as well. */
 export function correctMessage(ctx: EngineContext, message: Message, changes: MessageCorrection): Message {
   return ctx.store.transact(() => {
-    const updated = ctx.store.messages.replace({
-      ...message,
-      ...(changes.status !== undefined ? { status: changes.status } : {}),
-      ...(changes.price !== undefined ? { price: changes.price } : {}),
-      updated_at: ctx.clock.now(),
-    });
+    const updated = ctx.store.messages.replace(withChanges(message, changes, ctx.clock.now()));
     if (updated.status !== message.status) {
       recordEvent(ctx, "message.status_changed", message.account_sid, "message", updated);
     }
