@@ -1,15 +1,6 @@
 // The simulated other party of a call: how it answers, what it says and presses, when it hangs up; test numbers.
 import { z } from "zod";
-import { parseDuration } from "./duration.js";
-
-const duration = z.union([z.string(), z.number()]).transform((value, issue) => {
-  try {
-    return parseDuration(value);
-  } catch (error) {
-    issue.addIssue({ code: "custom", message: error instanceof Error ? error.message : String(error) });
-    return z.NEVER;
-  }
-});
+import { durationField as duration } from "./duration.js";
 
 /** Verbs a reactive step can wait for. */
 export const listeningVerbs = ["Gather", "Record", "Say", "Play", "Pause", "Dial"] as const;

@@ -2,20 +2,8 @@
 import { z } from "zod";
 import { callStatuses } from "../domain/call.js";
 import { recordingSources } from "../domain/recording.js";
-import { parseDuration } from "../engine/duration.js";
+import { durationField } from "../engine/duration.js";
 import { listeningVerbs, partyBehaviourSchema } from "../engine/party-behaviour.js";
-
-/** Durations as people write them: "250ms", "30s", "1m30s", "2h", or a number of milliseconds. */
-export const durationField = z
-  .union([z.string(), z.number()], { error: 'must be a duration such as "30s", "1m30s" or 250 (ms)' })
-  .transform((value, ctx) => {
-    try {
-      return parseDuration(value);
-    } catch (error) {
-      ctx.addIssue({ code: "custom", message: (error as Error).message });
-      return z.NEVER;
-    }
-  });
 
 export const e164Field = z
   .string({ error: 'must be an E.164 number in quotes, e.g. "+14155550100" (unquoted, YAML reads a number)' })

@@ -2,10 +2,10 @@
 import { z } from "zod";
 import { errors } from "../../domain/errors.js";
 import type { Clock } from "../../engine/clock.js";
+import { durationField } from "../../engine/duration.js";
 import type { SwitchableClock } from "../../engine/switchable-clock.js";
 import { jsonResponse } from "../respond.js";
 import { defineRoute } from "../route.js";
-import { durationField } from "./duration-field.js";
 
 export const clockStateSchema = z.object({
   now: z.string().describe("Sandbox time, ISO 8601"),

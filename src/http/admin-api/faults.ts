@@ -1,10 +1,10 @@
 // Admin: inject faults. Error statuses or delays on API requests, failing transcriptions, numbers that fail calls.
 import { z } from "zod";
 import { errors } from "../../domain/errors.js";
+import { durationField } from "../../engine/duration.js";
 import { type Fault, type FaultInput, numberFaultOutcomes } from "../../engine/faults.js";
 import { jsonResponse } from "../respond.js";
 import { defineRoute } from "../route.js";
-import { durationField } from "./duration-field.js";
 
 const limits = {
   count: z
