@@ -28,6 +28,7 @@ import { attachCallEngine } from "./engine-registry.js";
 import { type EngineServices, sendCallback } from "./engine-services.js";
 import { recordEvent } from "./events.js";
 import { createMessageLifecycle, type MessageLifecycle } from "./message-lifecycle.js";
+import { createOwnNumberCalls } from "./own-number-calls.js";
 import {
   defaultAnswerAfterMs,
   defaultBehaviour,
@@ -45,6 +46,7 @@ import {
 import { createQueues, type QueueControl } from "./queues.js";
 import { discardRecording, finishRecording, recordingUrl, startRecording } from "./recordings.js";
 import { createScheduler, type EventClass, eventClass, type Scheduler } from "./scheduler.js";
+import { digitSchedule } from "./send-digits.js";
 import {
   completeTranscription,
   defaultSttProvider,
@@ -217,6 +219,12 @@ export function createCallEngine(ctx: EngineContext, options: CallEngineOptions 
     },
     redirect: (sid, url, method) => engine.redirect(sid, { kind: "url", url, method }),
     note: noteOn,
+  });
+  const ownNumbers = createOwnNumberCalls(ctx, {
+    ring: (input) => engine.ring(input),
+    applyEvent: (sid, event) => applyEvent(sid, event),
+    note: noteOn,
+    soon: (label, task) => void scheduler.after(0, eventClass.control, label, task),
   });
 
   // ---- observations -------------------------------------------------------------------------------
@@ -407,6 +415,22 @@ export function createCallEngine(ctx: EngineContext, options: CallEngineOptions 
   }
 
   function finishProgram(rt: CallRuntime, outcome: Outcome) {
+    if (rt.whisper) {
+      rt.whisper = null;
+      // Twilio bridges when the whisper document ends; a <Hangup> (or a failed document) turns the call away.
+      if (outcome.type === "hangup" && outcome.endOfDocument) {
+        note(rt, "whisper.end");
+        signalParent(getCall(rt.sid));
+        return;
+      }
+      note(rt, "whisper.rejected");
+    }
+    const call = getCall(rt.sid);
+    if (outcome.type === "hangup" && call.direction === "inbound" && call.answered_at === null) {
+      // Left ringing by answerOnBridge and never answered: the caller gets no answer (never billed).
+      applyEvent(rt.sid, "no-answer");
+      return;
+    }
     if (outcome.type === "reject") {
       note(rt, "call.rejected", { reason: outcome.reason });
       applyEvent(rt.sid, outcome.reason === "busy" ? "busy" : "no-answer");
@@ -415,12 +439,14 @@ export function createCallEngine(ctx: EngineContext, options: CallEngineOptions 
     applyEvent(rt.sid, "hangup");
   }
 
-  const startProgram = (rt: CallRuntime) => {
+  const startProgram = (rt: CallRuntime, from?: Navigation) => {
     if (rt.program) return;
     const call = getCall(rt.sid);
-    const start: Navigation = call.twiml
-      ? { kind: "twiml", twiml: call.twiml }
-      : { kind: "url", url: call.url ?? "", method: call.method };
+    const start: Navigation =
+      from ??
+      (call.twiml
+        ? { kind: "twiml", twiml: call.twiml }
+        : { kind: "url", url: call.url ?? "", method: call.method });
     const host: ProgramHost = {
       envFor: (url) => envFor(rt, url),
       fallback: () => (call.fallback_url ? { url: call.fallback_url, method: call.fallback_method } : null),
@@ -506,6 +532,14 @@ export function createCallEngine(ctx: EngineContext, options: CallEngineOptions 
   function consultCallee(rt: CallRuntime, call: Call) {
     const b = rt.behaviour;
     const start = now();
+    if (ownNumbers.dial(call)) {
+      // One of the sandbox's own numbers: its inbound call answers (or not) through its own markup.
+      timer(rt, start + call.timeout * 1000, eventClass.timer, "ring timeout", () => {
+        note(rt, "ring.timeout");
+        applyEvent(rt.sid, "no-answer");
+      });
+      return;
+    }
     const ringAt = start + (b.ringAfter ?? defaultRingAfterMs);
     const decideAt = start + (b.answerAfter ?? defaultAnswerAfterMs);
     if (b.outcome === "failed") {
@@ -563,8 +597,31 @@ export function createCallEngine(ctx: EngineContext, options: CallEngineOptions 
         transcribe: null,
       });
     }
+    if (call.send_digits && call.direction !== "inbound") sendDigits(rt, call.send_digits);
     if (call.direction === "outbound-api") startProgram(rt);
-    if (call.direction === "outbound-dial" && call.parent_call_sid) signalParent(call);
+    if (call.direction === "outbound-dial" && call.parent_call_sid) {
+      // A whisper runs on the answered leg first; the parent hears ringback until it ends.
+      if (rt.whisper) {
+        note(rt, "whisper.start", { url: rt.whisper.url });
+        startProgram(rt, { kind: "url", url: rt.whisper.url, method: rt.whisper.method });
+      } else signalParent(call);
+    }
+    if (call.direction === "inbound") ownNumbers.answered(call.sid);
+  }
+
+  /** sendDigits: the tones reach the answered party (what it heard; the linked inbound call's markup as DTMF). */
+  function sendDigits(rt: CallRuntime, digits: string) {
+    const start = now();
+    note(rt, "send-digits", { digits });
+    const partner = ownNumbers.partnerOf(rt.sid);
+    for (const tone of digitSchedule(digits)) {
+      timer(rt, start + tone.offset, eventClass.input, "send digit", () => {
+        rt.heard.push({ at: now(), kind: "digits", text: tone.digit });
+        note(rt, "heard.digits", { text: tone.digit });
+        const other = partner ? runtimeOf(partner) : undefined;
+        if (other) return deliver(other, { kind: "dtmf", digit: tone.digit });
+      });
+    }
   }
 
   function signalParent(call: Call) {
@@ -577,6 +634,7 @@ export function createCallEngine(ctx: EngineContext, options: CallEngineOptions 
   function onTerminal(rt: CallRuntime) {
     if (rt.finishing) return;
     rt.finishing = true;
+    ownNumbers.ended(rt.sid);
     for (const handle of rt.timers) scheduler.cancel(handle);
     rt.timers = [];
     scheduler.after(0, eventClass.control, `end ${rt.sid}`, () => finishCall(rt));
@@ -840,6 +898,7 @@ export function createCallEngine(ctx: EngineContext, options: CallEngineOptions 
       ),
       timeout: legOptions.timeout,
       timeLimit: legOptions.timeLimit,
+      sendDigits: target.sendDigits ?? null,
     });
     const scripted = parties.has(target.to);
     const found = target.failed
@@ -848,6 +907,7 @@ export function createCallEngine(ctx: EngineContext, options: CallEngineOptions 
         ? { behaviour: agentBehaviour(target) ?? defaultBehaviour, scripted: false }
         : behaviourFor(target.to);
     const rt = createRuntime(child.sid, found.behaviour, found.scripted);
+    rt.whisper = target.whisper ?? null;
     runtimes.set(child.sid, rt);
     parent.children.push(child.sid);
     note(parent, "dial.leg", { sid: child.sid, to: target.to });
@@ -869,6 +929,8 @@ export function createCallEngine(ctx: EngineContext, options: CallEngineOptions 
   /** Unscripted parties on a bridge: the agent greets, the customer answers; `leaver` hangs up 60 s in. */
   function talk(agent: CallRuntime, customer: CallRuntime, leaver: CallRuntime) {
     const at = now();
+    // A leg linked to one of the sandbox's own numbers has that call's markup as its party, not a simulation.
+    if (ownNumbers.partnerOf(agent.sid) || ownNumbers.partnerOf(customer.sid)) return;
     if (!agent.scripted && !customer.scripted) {
       const agentMs = speechLengthMs(defaultConversation.agent);
       timer(agent, at + 1000, eventClass.input, "default conversation", () =>
@@ -1015,6 +1077,7 @@ export function createCallEngine(ctx: EngineContext, options: CallEngineOptions 
       messageLifecycle.reset();
       conferences.reset();
       queues.reset();
+      ownNumbers.reset();
       scheduler.clear();
       runtimes.clear();
       parties.clear();

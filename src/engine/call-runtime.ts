@@ -46,6 +46,8 @@ export interface CallRuntime {
   recordings: Map<string, ActiveRecording>;
   children: string[];
   bridgedWith: string | null;
+  /** A Dial leg's whisper markup (the noun's url), run once it answers; null once it has run. */
+  whisper: { url: string; method: "GET" | "POST" } | null;
   /** Terminal effects have run (or are scheduled). */
   finishing: boolean;
 }
@@ -68,6 +70,7 @@ export function createRuntime(sid: string, behaviour: PartyBehaviour, scripted: 
     recordings: new Map(),
     children: [],
     bridgedWith: null,
+    whisper: null,
     finishing: false,
   };
 }

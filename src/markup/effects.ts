@@ -25,7 +25,8 @@ export type Navigation =
 export type Outcome =
   | { type: "next" }
   | { type: "navigate"; to: Navigation }
-  | { type: "hangup" }
+  /** `endOfDocument`: the markup ran out of verbs (a whisper document ending bridges the call). */
+  | { type: "hangup"; endOfDocument?: true }
   | { type: "reject"; reason: "busy" | "rejected" };
 
 export type VerbRun = Generator<Effect, Outcome, unknown>;
@@ -83,6 +84,10 @@ export interface DialTarget {
   /** Agent extension or ring group this target stands for. */
   agentStatus?: string | undefined;
   failed?: boolean | undefined;
+  /** Whisper: markup run on the answered leg before the bridge (the noun's `url` and `method`). */
+  whisper?: { url: string; method: "GET" | "POST" } | undefined;
+  /** DTMF played to the called party once it answers (`sendDigits`; `w` waits 0.5 s). */
+  sendDigits?: string | undefined;
 }
 
 /** Everything a verb may do synchronously to the call; time and I/O go through yielded effects. */

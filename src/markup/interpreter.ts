@@ -4,7 +4,7 @@ import type { Navigation, Outcome, Step, VerbEnv, VerbRun } from "./effects.js";
 import { Redirected } from "./effects.js";
 import { MarkupError, type MarkupNode, parseMarkup } from "./parse.js";
 import { unemulatedVerbs, validateVoiceDocument } from "./schema.js";
-import { dial } from "./verbs/dial.js";
+import { answersOnBridge, dial } from "./verbs/dial.js";
 import { enqueue } from "./verbs/enqueue.js";
 import { gather } from "./verbs/gather.js";
 import { hangup, reject } from "./verbs/hangup.js";
@@ -68,14 +68,15 @@ export function* runVerbs(verbs: MarkupNode[], env: VerbEnv): VerbRun {
       env.alert(12200, `<${node.name}> is not emulated by the sandbox and was skipped`, "warning");
       continue;
     }
-    if (node.name !== "Reject") env.answer();
+    // answerOnBridge: an inbound caller keeps ringing until the dialled party answers.
+    if (node.name !== "Reject" && !answersOnBridge(node)) env.answer();
     env.verbStarted(node);
     env.timeline("verb.start", { verb: node.name, line: node.position.line });
     const outcome = yield* runVerb(node, env);
     env.timeline("verb.end", { verb: node.name, outcome: outcome.type });
     if (outcome.type !== "next") return outcome;
   }
-  return { type: "hangup" };
+  return { type: "hangup", endOfDocument: true };
 }
 
 interface Loaded {

@@ -23,6 +23,9 @@ function targetsOf(
     statusCallback: noun.attrs.statusCallback ? env.resolve(noun.attrs.statusCallback) : null,
     statusCallbackMethod: methodAttr(noun, "statusCallbackMethod"),
     statusCallbackEvents: listAttr(noun, "statusCallbackEvent", []),
+    // Twilio: `url` runs on the called party after it answers and before the bridge (`method`, POST).
+    whisper: noun.attrs.url ? { url: env.resolve(noun.attrs.url), method: methodAttr(noun) } : undefined,
+    sendDigits: noun.name === "Number" && noun.attrs.sendDigits ? noun.attrs.sendDigits : undefined,
   });
   if (node.children.length === 0) {
     return node.text === "" ? [] : [numberTarget(node.text, node, env, callbacks(node))];
@@ -57,7 +60,10 @@ function numberTarget(
   text: string,
   _noun: MarkupNode,
   env: VerbEnv,
-  cb: Pick<DialTarget, "statusCallback" | "statusCallbackMethod" | "statusCallbackEvents">,
+  cb: Pick<
+    DialTarget,
+    "statusCallback" | "statusCallbackMethod" | "statusCallbackEvents" | "whisper" | "sendDigits"
+  >,
 ): DialTarget {
   // Short digit strings are the account's agent extensions (Somleng-style internal dialling).
   if (/^\d{2,6}$/.test(text)) {
@@ -98,17 +104,31 @@ function* ring(env: VerbEnv, targets: DialTarget[], timeout: number, node: Marku
   return {
     winner,
     statuses: [...statuses.entries()].filter(([sid]) => sid !== winner).map(([, s]) => s),
-    lastSid: legs[legs.length - 1] ?? null,
+    // A leg its whisper turned away (answered, then hung up) is the one DialCallSid names.
+    lastSid: [...statuses].find(([, s]) => s === "completed")?.[0] ?? legs[legs.length - 1] ?? null,
     answeredAt: winner ? env.now() : null,
   };
 }
 
-/** Twilio's DialCallStatus when nobody answered: all busy, all failed, otherwise no-answer. */
+/**
+ * Twilio's DialCallStatus when nobody was bridged: a leg that answered but was turned away by its whisper
+ * markup (`<Hangup>`) makes it completed (with DialBridged=false); all busy, all failed, otherwise no-answer.
+ */
 function unansweredStatus(statuses: string[]): string {
+  if (statuses.includes("completed")) return "completed";
   if (statuses.length > 0 && statuses.every((s) => s === "busy")) return "busy";
   if (statuses.length > 0 && statuses.every((s) => s === "failed")) return "failed";
   if (statuses.length > 0 && statuses.every((s) => s === "canceled")) return "canceled";
   return "no-answer";
+}
+
+/** answerOnBridge="true" on a Dial that rings parties (rooms answer the caller as they join). */
+export function answersOnBridge(node: MarkupNode): boolean {
+  return (
+    node.name === "Dial" &&
+    boolAttr(node, "answerOnBridge", false) &&
+    !node.children.some((noun) => noun.name === "Conference" || noun.name === "Queue")
+  );
 }
 
 export function* dial(node: MarkupNode, env: VerbEnv): VerbRun {
@@ -203,6 +223,8 @@ export function* dial(node: MarkupNode, env: VerbEnv): VerbRun {
     }
     if (result.winner) {
       bridgeStart = env.now();
+      // answerOnBridge: the caller, left ringing, is answered now (billing and `answered` start here).
+      env.answer();
       env.bridge(result.winner);
       if (recording && !handle) handle = recordingStart(result.winner);
       const limit = bridgeStart + timeLimitMs;
