@@ -53,6 +53,7 @@ export const codes = {
   badRequest: 400,
   authenticate: 20003,
   accountNotActive: 20005,
+  testCredentialsNotAccepted: 20008,
   notFound: 20404,
   methodNotAllowed: 20004,
   phoneNumberInvalid: 21421,
@@ -80,6 +81,14 @@ export const errors = {
       title: "Forbidden",
       message,
       ...(source ? { source } : {}),
+    }),
+  /** Twilio: test credentials reach only POST Calls, Messages and IncomingPhoneNumbers; the rest is 403. */
+  testCredentialsNotAccepted: (path: string) =>
+    new SandboxError({
+      status: 403,
+      code: codes.testCredentialsNotAccepted,
+      title: "Forbidden",
+      message: `Resource not accessible with Test Account Credentials: ${path}. Test credentials may only create Calls, Messages and IncomingPhoneNumbers; use the account's live AuthToken or an API key for anything else.`,
     }),
   accountSuspended: (accountSid: string) =>
     new SandboxError({

@@ -1,6 +1,7 @@
 // The store keeps every change atomic, lists in insertion order, and round-trips through snapshots.
 import { describe, expect, it } from "vitest";
 import { createStore } from "./store.js";
+import { deriveTestCredentials } from "./test-credentials.js";
 
 const account = (sid: string, status: "active" | "suspended" = "active") => ({
   sid,
@@ -9,6 +10,7 @@ const account = (sid: string, status: "active" | "suspended" = "active") => ({
   default_tts_voice: "Basic.Kal",
   metadata: {},
   auth_token: "token-token-token-1",
+  ...deriveTestCredentials(sid, "token-token-token-1"),
   created_at: 0,
   updated_at: 0,
 });

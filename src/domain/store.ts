@@ -54,7 +54,12 @@ export const storeSnapshotSchema = z.object({
 export type StoreSnapshot = z.infer<typeof storeSnapshotSchema>;
 
 const definitions = {
-  accounts: { name: "accounts", id: (a: Account) => a.sid, indexes: { status: (a: Account) => a.status } },
+  accounts: {
+    name: "accounts",
+    id: (a: Account) => a.sid,
+    // testSid: Basic auth with Twilio test credentials names the account by its test sid.
+    indexes: { status: (a: Account) => a.status, testSid: (a: Account) => a.test_account_sid },
+  },
   phoneNumbers: {
     name: "phoneNumbers",
     id: (n: PhoneNumber) => n.sid,

@@ -1,6 +1,7 @@
 // Accounts: create, change, suspend and delete, with the cascades the spec describes.
 import { type Account, type AccountStatus, defaultTtsVoice } from "../domain/account.js";
 import { found } from "../domain/found.js";
+import { deriveTestCredentials } from "../domain/test-credentials.js";
 import type { EngineContext } from "./context.js";
 import { recordEvent } from "./events.js";
 import { releaseNumber } from "./phone-numbers.js";
@@ -13,6 +14,9 @@ export interface AccountInput {
   /** Fixtures may fix the sid and token so test suites can hard-code them. */
   sid?: string | undefined;
   auth_token?: string | undefined;
+  /** Twilio's test credentials; derived from the sid and auth token when not given. */
+  test_account_sid?: string | undefined;
+  test_auth_token?: string | undefined;
   status?: AccountStatus | undefined;
 }
 
@@ -23,6 +27,15 @@ export interface AccountChanges {
   metadata?: Record<string, unknown> | undefined;
 }
 
+/** Twilio's test credentials: the fixture's, or derived from the live ones. */
+function testCredentials(sid: string, authToken: string, input: AccountInput) {
+  const derived = deriveTestCredentials(sid, authToken);
+  return {
+    test_account_sid: input.test_account_sid ?? derived.test_account_sid,
+    test_auth_token: input.test_auth_token ?? derived.test_auth_token,
+  };
+}
+
 export function getAccount(ctx: EngineContext, sid: string, path: string): Account {
   return found(ctx.store.accounts.get(sid), path);
 }
@@ -30,13 +43,16 @@ export function getAccount(ctx: EngineContext, sid: string, path: string): Accou
 export function createAccount(ctx: EngineContext, input: AccountInput): Account {
   return ctx.store.transact(() => {
     const now = ctx.clock.now();
+    const sid = input.sid ?? ctx.ids.mint("AC");
+    const authToken = input.auth_token ?? ctx.ids.secret();
     const account = ctx.store.accounts.insert({
-      sid: input.sid ?? ctx.ids.mint("AC"),
+      sid,
       name: input.name,
       status: input.status ?? "active",
       default_tts_voice: input.default_tts_voice ?? defaultTtsVoice,
       metadata: input.metadata ?? {},
-      auth_token: input.auth_token ?? ctx.ids.secret(),
+      auth_token: authToken,
+      ...testCredentials(sid, authToken, input),
       created_at: now,
       updated_at: now,
     });

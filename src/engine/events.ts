@@ -3,7 +3,7 @@ import type { SandboxEvent } from "../domain/event.js";
 import type { EngineContext } from "./context.js";
 
 /** Fields never copied into an event (secrets). */
-const secretFields = new Set(["auth_token", "key"]);
+const secretFields = new Set(["auth_token", "test_auth_token", "key"]);
 
 export function recordEvent(
   ctx: EngineContext,

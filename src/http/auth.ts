@@ -9,6 +9,8 @@ export type Principal =
   | { kind: "anonymous" }
   | { kind: "invalid"; reason: string }
   | { kind: "account"; accountSid: string }
+  /** Twilio test credentials: acts on the path `testAccountSid` and changes nothing (engine/test-credentials.ts). */
+  | { kind: "account-test"; accountSid: string; testAccountSid: string }
   | { kind: "api-key"; accountSid: string; keySid: string; scopes: readonly AccountScope[] }
   | { kind: "carrier" }
   | { kind: "admin" };
@@ -89,8 +91,13 @@ export function resolvePrincipal(
     const password = new Presented(decoded.slice(colon + 1));
     const account = store.accounts.get(username);
     if (account && password.equals(account.auth_token)) return { kind: "account", accountSid: account.sid };
+    // Twilio test credentials: the test Account SID and test auth token.
+    const testOf = account ? undefined : store.accounts.findOne("testSid", username);
+    if (testOf && password.equals(testOf.test_auth_token)) {
+      return { kind: "account-test", accountSid: testOf.sid, testAccountSid: testOf.test_account_sid };
+    }
     // Twilio-style API key credentials: `SK...:<key>`.
-    const key = account ? undefined : store.apiKeys.get(username);
+    const key = account || testOf ? undefined : store.apiKeys.get(username);
     if (key && password.equals(key.key)) {
       return { kind: "api-key", accountSid: key.account_sid, keySid: key.sid, scopes: key.scopes };
     }
@@ -105,7 +112,8 @@ export function resolvePrincipal(
 }
 
 /**
- * Throws the 401 or 403 the requirement calls for. `pathAccountSid` is the `:AccountSid` of an account API path.
+ * Throws the 401 or 403 the requirement calls for. `pathAccountSid` is the `:AccountSid` of an account API path;
+ * `acceptsTestCredentials` says the route answers Twilio test credentials (it has a `testCredentials` handler).
  */
 export function authorize(
   requirement: AuthRequirement,
@@ -114,6 +122,7 @@ export function authorize(
   pathAccountSid: string | undefined,
   path: string,
   settings: AuthSettings,
+  acceptsTestCredentials = false,
 ): void {
   if (requirement.kind === "none") return;
   if (requirement.kind === "admin") {
@@ -155,6 +164,10 @@ export function authorize(
   }
   if (principal.kind === "admin")
     throw errors.forbidden("The admin token cannot be used on the account API.");
+  if (principal.kind === "account-test") {
+    authorizeTestCredentials(principal, store, accountSid, path, acceptsTestCredentials);
+    return;
+  }
   if (requirement.carrier === "only") {
     throw errors.forbidden(
       "Only carrier administrators may provision numbers: authenticate with the carrier API key. Account credentials cannot do this.",
@@ -173,4 +186,27 @@ export function authorize(
       `API key ${principal.keySid} lacks the ${requirement.scope} scope needed for this operation. It has: ${principal.scopes.join(", ") || "no scopes"}.`,
     );
   }
+}
+
+/**
+ * Twilio test credentials act on the test Account SID in the path (as the twilio package sends it), reach
+ * only the routes that answer them (403, code 20008, elsewhere), and share the live account's suspension.
+ * The carrier-only rule for provisioning numbers does not apply: a test purchase provisions nothing.
+ */
+function authorizeTestCredentials(
+  principal: Extract<Principal, { kind: "account-test" }>,
+  store: Store,
+  accountSid: string,
+  path: string,
+  acceptsTestCredentials: boolean,
+): void {
+  if (principal.testAccountSid !== accountSid) {
+    throw errors.forbidden(
+      `These are the test credentials of ${principal.testAccountSid} (test Account SID of ${principal.accountSid}) and cannot act on ${accountSid}: put the test Account SID in the path.`,
+    );
+  }
+  const account = store.accounts.get(principal.accountSid);
+  if (!account) throw errors.unauthenticated("the account of these credentials no longer exists", "Basic");
+  if (account.status === "suspended") throw errors.accountSuspended(account.sid);
+  if (!acceptsTestCredentials) throw errors.testCredentialsNotAccepted(path);
 }

@@ -48,11 +48,15 @@ export function createHandle(routes: AnyRoute[], services: RouteServices): Handl
         params.AccountSid,
         request.path,
         services.settings,
+        route.testCredentials !== undefined,
       );
 
       const query = parseQuery(route, request);
       const body = parseBody(route, request, params);
-      const response = await route.handle({ request, params, query, body, principal, services });
+      // Test credentials get the route's own answer for them: validated as usual, nothing stored.
+      const handler =
+        principal.kind === "account-test" && route.testCredentials ? route.testCredentials : route.handle;
+      const response = await handler({ request, params, query, body, principal, services });
       return method === "HEAD" ? { ...response, body: "" } : response;
     } catch (error) {
       return renderError(surface, error);

@@ -16,7 +16,8 @@ export type ServeTraced = (request: SandboxRequest, trace: RequestTrace) => Prom
 
 /** The account a request acted as (its credentials) or on (its path), if any. */
 export function accountOf(principal: Principal, params: Record<string, string>): string | null {
-  if (principal.kind === "account" || principal.kind === "api-key") return principal.accountSid;
+  if (principal.kind === "account" || principal.kind === "api-key" || principal.kind === "account-test")
+    return principal.accountSid;
   return params.AccountSid ?? params.account_id ?? null;
 }
 

@@ -49,6 +49,11 @@ export interface Route<Q = unknown, B = unknown> {
   /** The success response body, for the OpenAPI document and response checks (omit for empty bodies). */
   response?: z.ZodType;
   handle(ctx: RouteContext<Q, B>): SandboxResponse | Promise<SandboxResponse>;
+  /**
+   * Account API: answers Twilio test credentials in place of `handle` (only the Calls, Messages and
+   * IncomingPhoneNumbers creates have one); routes without it answer them 403 with code 20008.
+   */
+  testCredentials?(ctx: RouteContext<Q, B>): SandboxResponse | Promise<SandboxResponse>;
 }
 
 /** Keeps a route's query and body types tied to its schemas. */

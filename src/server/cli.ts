@@ -40,6 +40,7 @@ export const redactPaths = [
   "*.authorization",
   "*.headers.authorization",
   "*.auth_token",
+  "*.test_auth_token",
 ];
 
 function createLogger(level: string, format: string | undefined): Logger {

@@ -88,7 +88,12 @@ describe.each(doorNames)("admin API via %s", (door) => {
 
   it("shows an account's credentials and 404s unknown accounts", async () => {
     const res = await ctx.call("GET", `/__sandbox/accounts/${fixtures.acme.sid}/credentials`);
-    expect(res.json).toEqual({ account_sid: fixtures.acme.sid, auth_token: fixtures.acme.authToken });
+    expect(res.json).toEqual({
+      account_sid: fixtures.acme.sid,
+      auth_token: fixtures.acme.authToken,
+      test_account_sid: fixtures.acme.test.sid,
+      test_auth_token: fixtures.acme.test.authToken,
+    });
     expect((await ctx.call("GET", `/__sandbox/accounts/${fixtures.unknownAccount}/credentials`)).status).toBe(
       404,
     );

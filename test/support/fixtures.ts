@@ -4,6 +4,7 @@ export const fixtures = {
   acme: {
     sid: "AC11111111111111111111111111111111",
     authToken: "acme_auth_token_1111111111111111",
+    test: { sid: "AC7e571111111111111111111111111111", authToken: "acme_test_token_1111111111111111" },
     fullKey: { sid: "SK11111111111111111111111111111111", key: "acme_full_access_key_111111111111" },
     readKey: { sid: "SK11111111111111111111111111111112", key: "acme_read_only_key_22222222222222" },
     mainNumber: "+14155550100",
@@ -11,6 +12,7 @@ export const fixtures = {
   globex: {
     sid: "AC22222222222222222222222222222222",
     authToken: "globex_auth_token_222222222222222",
+    test: { sid: "AC7e572222222222222222222222222222", authToken: "globex_test_token_22222222222222" },
     messagesKey: { sid: "SK22222222222222222222222222222221", key: "globex_messages_key_3333333333333" },
   },
   available: {

@@ -1,4 +1,4 @@
-// Admin: the dashboard's stand-in. Read an account's auth token; mint and revoke scoped API keys.
+// Admin: the dashboard's stand-in. Read an account's live and test credentials; mint and revoke scoped API keys.
 import { z } from "zod";
 import { type ApiKey, accountScopes } from "../../domain/api-key.js";
 import { found } from "../../domain/found.js";
@@ -22,11 +22,16 @@ export const credentialRoutes = [
     method: "GET",
     path: "/__sandbox/accounts/:AccountSid/credentials",
     surface: "admin",
-    summary: "An account's sid and master auth token",
+    summary: "An account's sid and master auth token, and its test account sid and test auth token",
     auth: { kind: "admin" },
     handle({ params, request, services }) {
       const account = getAccount(services.engine, params.AccountSid!, request.path);
-      return jsonResponse(200, { account_sid: account.sid, auth_token: account.auth_token });
+      return jsonResponse(200, {
+        account_sid: account.sid,
+        auth_token: account.auth_token,
+        test_account_sid: account.test_account_sid,
+        test_auth_token: account.test_auth_token,
+      });
     },
   }),
   defineRoute({
