@@ -39,51 +39,55 @@ export interface NewCall {
 export function createCallRecord(ctx: EngineContext, input: NewCall): Call {
   if (input.direction === "outbound-api") assertMayCall(ctx, input.accountSid);
   return ctx.store.transact(() => {
-    const now = ctx.clock.now();
-    const call = ctx.store.calls.insert({
-      sid: ctx.ids.mint("CA"),
-      account_sid: input.accountSid,
-      parent_call_sid: input.parentCallSid ?? null,
-      direction: input.direction,
-      from: input.from,
-      to: input.to,
-      status: "queued",
-      phone_number_sid: input.phoneNumberSid ?? null,
-      caller_name: input.callerName ?? null,
-      forwarded_from: null,
-      url: input.url ?? null,
-      method: input.method ?? "POST",
-      twiml: input.twiml ?? null,
-      fallback_url: input.fallbackUrl ?? null,
-      fallback_method: input.fallbackMethod ?? "POST",
-      status_callback: input.statusCallback ?? null,
-      status_callback_method: input.statusCallbackMethod ?? "POST",
-      status_callback_events: input.statusCallbackEvents ?? [],
-      timeout: input.timeout ?? 60,
-      time_limit: input.timeLimit ?? 14_400,
-      record: input.record ?? false,
-      recording_channels: input.recordingChannels ?? "mono",
-      recording_status_callback: input.recordingStatusCallback ?? null,
-      recording_status_callback_method: input.recordingStatusCallbackMethod ?? "POST",
-      recording_status_callback_events: input.recordingStatusCallbackEvents ?? ["completed"],
-      send_digits: input.sendDigits ?? null,
-      machine_detection: input.machineDetection ?? null,
-      answered_by: null,
-      trunk_sid: input.trunkSid ?? null,
-      annotation: null,
-      group_sid: null,
-      start_time: null,
-      answered_at: null,
-      end_time: null,
-      duration: null,
-      price: null,
-      price_unit: "USD",
-      created_at: now,
-      updated_at: now,
-    });
+    const call = ctx.store.calls.insert(callRecord(input, ctx.ids.mint("CA"), ctx.clock.now()));
     recordEvent(ctx, "phone_call.created", call.account_sid, "phone_call", call);
     return call;
   });
+}
+
+/** A new call as it is first answered, `queued` (not stored: createCallRecord stores it, test credentials do not). */
+export function callRecord(input: NewCall, sid: string, now: number): Call {
+  return {
+    sid,
+    account_sid: input.accountSid,
+    parent_call_sid: input.parentCallSid ?? null,
+    direction: input.direction,
+    from: input.from,
+    to: input.to,
+    status: "queued",
+    phone_number_sid: input.phoneNumberSid ?? null,
+    caller_name: input.callerName ?? null,
+    forwarded_from: null,
+    url: input.url ?? null,
+    method: input.method ?? "POST",
+    twiml: input.twiml ?? null,
+    fallback_url: input.fallbackUrl ?? null,
+    fallback_method: input.fallbackMethod ?? "POST",
+    status_callback: input.statusCallback ?? null,
+    status_callback_method: input.statusCallbackMethod ?? "POST",
+    status_callback_events: input.statusCallbackEvents ?? [],
+    timeout: input.timeout ?? 60,
+    time_limit: input.timeLimit ?? 14_400,
+    record: input.record ?? false,
+    recording_channels: input.recordingChannels ?? "mono",
+    recording_status_callback: input.recordingStatusCallback ?? null,
+    recording_status_callback_method: input.recordingStatusCallbackMethod ?? "POST",
+    recording_status_callback_events: input.recordingStatusCallbackEvents ?? ["completed"],
+    send_digits: input.sendDigits ?? null,
+    machine_detection: input.machineDetection ?? null,
+    answered_by: null,
+    trunk_sid: input.trunkSid ?? null,
+    annotation: null,
+    group_sid: null,
+    start_time: null,
+    answered_at: null,
+    end_time: null,
+    duration: null,
+    price: null,
+    price_unit: "USD",
+    created_at: now,
+    updated_at: now,
+  };
 }
 
 /** Writes a new version of a call (status changes go through the lifecycle engine, which calls this). */

@@ -37,42 +37,50 @@ export const finalMessageStatuses: readonly MessageStatus[] = [
  */
 export function sendMessage(ctx: EngineContext, input: NewMessage): Message {
   return ctx.store.transact(() => {
-    const now = ctx.clock.now();
-    const body = input.body ?? "";
-    const media = input.mediaUrls ?? [];
-    const { encoding, segments } = countSegments(body);
-    const status: MessageStatus = input.sendAt
-      ? "scheduled"
-      : input.messagingServiceSid
-        ? "accepted"
-        : "queued";
-    const message = ctx.store.messages.insert({
-      sid: ctx.ids.mint(media.length > 0 ? "MM" : "SM"),
-      account_sid: input.accountSid,
-      messaging_service_sid: input.messagingServiceSid ?? null,
-      direction: input.direction ?? "outbound-api",
-      from: input.from,
-      to: input.to,
-      body,
-      media_urls: media,
-      num_segments: segments,
-      num_media: media.length,
-      encoding,
-      status,
-      error_code: null,
-      error_message: null,
-      price: null,
-      price_unit: "USD",
-      status_callback: input.statusCallback ?? null,
-      status_callback_method: input.statusCallbackMethod ?? "POST",
-      send_at: input.sendAt ?? null,
-      date_sent: null,
-      created_at: now,
-      updated_at: now,
-    });
+    const sid = ctx.ids.mint(messageSidPrefix(input));
+    const message = ctx.store.messages.insert(messageRecord(input, sid, ctx.clock.now()));
     recordEvent(ctx, "message.created", message.account_sid, "message", message);
     return message;
   });
+}
+
+/** Twilio: MMS (any media) get an MM sid, SMS an SM sid. */
+export const messageSidPrefix = (input: NewMessage) => ((input.mediaUrls ?? []).length > 0 ? "MM" : "SM");
+
+/** A new message as it is first answered (not stored: sendMessage stores it, test credentials do not). */
+export function messageRecord(input: NewMessage, sid: string, now: number): Message {
+  const body = input.body ?? "";
+  const media = input.mediaUrls ?? [];
+  const { encoding, segments } = countSegments(body);
+  const status: MessageStatus = input.sendAt
+    ? "scheduled"
+    : input.messagingServiceSid
+      ? "accepted"
+      : "queued";
+  return {
+    sid,
+    account_sid: input.accountSid,
+    messaging_service_sid: input.messagingServiceSid ?? null,
+    direction: input.direction ?? "outbound-api",
+    from: input.from,
+    to: input.to,
+    body,
+    media_urls: media,
+    num_segments: segments,
+    num_media: media.length,
+    encoding,
+    status,
+    error_code: null,
+    error_message: null,
+    price: null,
+    price_unit: "USD",
+    status_callback: input.statusCallback ?? null,
+    status_callback_method: input.statusCallbackMethod ?? "POST",
+    send_at: input.sendAt ?? null,
+    date_sent: null,
+    created_at: now,
+    updated_at: now,
+  };
 }
 
 /** Twilio's redaction: the body becomes an empty string; everything else stays. */
@@ -124,6 +132,22 @@ const maxScheduleMs = 35 * 86_400_000;
  * Messaging Services are not emulated: a MessagingServiceSid stands for the account's whole number pool.
  */
 export function submitMessage(ctx: EngineContext, input: ApiMessage): Message {
+  assertMessageContent(input);
+  const owned = ctx.store.phoneNumbers.where("account", input.accountSid);
+  const from = input.from ?? owned[0]?.number;
+  if (!from || !owned.some((n) => n.number === from)) {
+    throw errors.invalidParameter(
+      "From",
+      `The From phone number ${from ?? "(none)"} is not a valid, SMS-capable inbound phone number or short code for your account.`,
+      21606,
+    );
+  }
+  assertMessageSchedule(ctx, input);
+  return sendMessage(ctx, { ...input, from });
+}
+
+/** Twilio's first checks of a message: content (21602) and a sender (21603). */
+export function assertMessageContent(input: ApiMessage): void {
   if (!input.body && (input.mediaUrls ?? []).length === 0) {
     throw errors.invalidParameter("Body", "Message body is required: give Body, MediaUrl or both.", 21602);
   }
@@ -134,15 +158,10 @@ export function submitMessage(ctx: EngineContext, input: ApiMessage): Message {
       21603,
     );
   }
-  const owned = ctx.store.phoneNumbers.where("account", input.accountSid);
-  const from = input.from ?? owned[0]?.number;
-  if (!from || !owned.some((n) => n.number === from)) {
-    throw errors.invalidParameter(
-      "From",
-      `The From phone number ${from ?? "(none)"} is not a valid, SMS-capable inbound phone number or short code for your account.`,
-      21606,
-    );
-  }
+}
+
+/** Scheduling: ScheduleType with SendAt (35111), a Messaging Service (35118), 15 minutes to 35 days ahead (35114). */
+export function assertMessageSchedule(ctx: EngineContext, input: ApiMessage): void {
   if (input.sendAt || input.scheduleType) {
     if (!input.sendAt || !input.scheduleType) {
       throw errors.invalidParameter(
@@ -167,7 +186,6 @@ export function submitMessage(ctx: EngineContext, input: ApiMessage): Message {
       );
     }
   }
-  return sendMessage(ctx, { ...input, from });
 }
 
 /** POST to a message: Status=canceled (scheduled only) and/or Body="" (redaction), as one change. */

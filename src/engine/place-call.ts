@@ -9,13 +9,7 @@ import type { EngineContext } from "./context.js";
  * and a caller ID the account owns (21210 otherwise); the call starts `queued`.
  */
 export function placeCall(ctx: EngineContext, input: Omit<NewCall, "direction" | "phoneNumberSid">): Call {
-  if (!input.url && !input.twiml) {
-    throw errors.invalidParameter(
-      "Url",
-      "A Url or Twiml parameter is required: give the URL of the call's markup, or the markup itself.",
-      21205,
-    );
-  }
+  assertCallMarkup(input);
   const owned = ctx.store.phoneNumbers
     .where("number", input.from)
     .find((number) => number.account_sid === input.accountSid);
@@ -33,4 +27,15 @@ export function placeCall(ctx: EngineContext, input: Omit<NewCall, "direction" |
     direction: "outbound-api",
     phoneNumberSid: owned.sid,
   });
+}
+
+/** Twilio needs the call's markup: Url, Twiml or ApplicationSid (21205 when none). */
+export function assertCallMarkup(input: Pick<NewCall, "url" | "twiml">): void {
+  if (!input.url && !input.twiml) {
+    throw errors.invalidParameter(
+      "Url",
+      "A Url or Twiml parameter is required: give the URL of the call's markup, or the markup itself.",
+      21205,
+    );
+  }
 }

@@ -4,7 +4,9 @@ import { type Call, callStatusEvents, callStatuses } from "../../domain/call.js"
 import { ownedBy } from "../../domain/found.js";
 import { formatNumber } from "../../domain/phone-number.js";
 import { deleteCall, updateCall } from "../../engine/call-control.js";
+import type { NewCall } from "../../engine/calls.js";
 import { placeCall } from "../../engine/place-call.js";
+import { placeTestCall } from "../../engine/test-credentials.js";
 import { rfc2822, rfc2822OrNull } from "../format.js";
 import { noContent, twilioJson } from "../respond.js";
 import { defineRoute } from "../route.js";
@@ -164,6 +166,32 @@ const createParams = z.object({
   CallReason: z.string().optional(),
 });
 
+type CallInput = Omit<NewCall, "direction" | "phoneNumberSid">;
+
+const callInput = (params: Record<string, string>, body: z.output<typeof createParams>): CallInput => ({
+  accountSid: params.AccountSid!,
+  to: body.To,
+  from: body.From,
+  url: body.Url ?? null,
+  twiml: body.Twiml ?? null,
+  method: body.Method,
+  fallbackUrl: body.FallbackUrl ?? null,
+  fallbackMethod: body.FallbackMethod,
+  statusCallback: body.StatusCallback ?? null,
+  statusCallbackMethod: body.StatusCallbackMethod,
+  // Twilio: "If no event is specified, we send the completed status."
+  statusCallbackEvents: body.StatusCallbackEvent ?? ["completed"],
+  timeout: body.Timeout,
+  timeLimit: body.TimeLimit,
+  record: body.Record,
+  recordingChannels: body.RecordingChannels,
+  recordingStatusCallback: body.RecordingStatusCallback ?? null,
+  recordingStatusCallbackMethod: body.RecordingStatusCallbackMethod,
+  recordingStatusCallbackEvents: body.RecordingStatusCallbackEvent,
+  sendDigits: body.SendDigits ?? null,
+  machineDetection: body.MachineDetection ?? null,
+});
+
 const updateParams = z.object({
   Status: z.enum(["canceled", "completed"], { error: "must be canceled or completed" }).optional(),
   Url: formUrl.optional(),
@@ -208,30 +236,11 @@ export const callRoutes = [
     status: 201,
     response: callResource,
     handle({ params, body, services }) {
-      const call = placeCall(services.engine, {
-        accountSid: params.AccountSid!,
-        to: body.To,
-        from: body.From,
-        url: body.Url ?? null,
-        twiml: body.Twiml ?? null,
-        method: body.Method,
-        fallbackUrl: body.FallbackUrl ?? null,
-        fallbackMethod: body.FallbackMethod,
-        statusCallback: body.StatusCallback ?? null,
-        statusCallbackMethod: body.StatusCallbackMethod,
-        // Twilio: "If no event is specified, we send the completed status."
-        statusCallbackEvents: body.StatusCallbackEvent ?? ["completed"],
-        timeout: body.Timeout,
-        timeLimit: body.TimeLimit,
-        record: body.Record,
-        recordingChannels: body.RecordingChannels,
-        recordingStatusCallback: body.RecordingStatusCallback ?? null,
-        recordingStatusCallbackMethod: body.RecordingStatusCallbackMethod,
-        recordingStatusCallbackEvents: body.RecordingStatusCallbackEvent,
-        sendDigits: body.SendDigits ?? null,
-        machineDetection: body.MachineDetection ?? null,
-      });
-      return twilioJson(201, renderCall(call));
+      return twilioJson(201, renderCall(placeCall(services.engine, callInput(params, body))));
+    },
+    // Twilio test credentials: magic From and To numbers decide; the call is answered, never placed.
+    testCredentials({ params, body, services }) {
+      return twilioJson(201, renderCall(placeTestCall(services.engine, callInput(params, body))));
     },
   }),
   defineRoute({

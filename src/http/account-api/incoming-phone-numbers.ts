@@ -4,6 +4,7 @@ import { errors } from "../../domain/errors.js";
 import { ownedBy } from "../../domain/found.js";
 import type { NumberHandlers, PhoneNumber } from "../../domain/phone-number.js";
 import { assignNumber, releaseNumber, updateHandlers } from "../../engine/phone-numbers.js";
+import { buyTestNumber } from "../../engine/test-credentials.js";
 import { rfc2822 } from "../format.js";
 import { noContent, twilioJson } from "../respond.js";
 import { defineRoute } from "../route.js";
@@ -168,7 +169,7 @@ export const incomingPhoneNumberRoutes = [
     path: collection,
     surface: "account",
     summary:
-      "Provision a number from the carrier inventory and assign it to the account (carrier administrators only)",
+      "Provision a number from the carrier inventory and assign it to the account (carrier administrators only; test credentials buy a magic number, keeping nothing)",
     auth: { kind: "account", scope: "incoming_phone_numbers_write", carrier: "only" },
     body: createParams,
     errorCodes: { PhoneNumber: 21421, AreaCode: 21452 },
@@ -197,6 +198,16 @@ export const incomingPhoneNumberRoutes = [
           21421,
         );
       const number = assignNumber(services.engine, accountSid, e164, toHandlers(body));
+      return twilioJson(201, renderIncomingPhoneNumber(number));
+    },
+    // Twilio test credentials: PhoneNumber and AreaCode magic values decide; nothing is provisioned.
+    testCredentials({ params, body, services }) {
+      const number = buyTestNumber(services.engine, {
+        accountSid: params.AccountSid!,
+        phoneNumber: body.PhoneNumber,
+        areaCode: body.AreaCode,
+        handlers: toHandlers(body),
+      });
       return twilioJson(201, renderIncomingPhoneNumber(number));
     },
   }),

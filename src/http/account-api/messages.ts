@@ -2,7 +2,8 @@
 import { z } from "zod";
 import { ownedBy } from "../../domain/found.js";
 import { type Message, messageDirections, messageStatuses } from "../../domain/message.js";
-import { deleteMessage, submitMessage, updateMessage } from "../../engine/messages.js";
+import { type ApiMessage, deleteMessage, submitMessage, updateMessage } from "../../engine/messages.js";
+import { sendTestMessage } from "../../engine/test-credentials.js";
 import { rfc2822, rfc2822OrNull } from "../format.js";
 import { noContent, twilioJson } from "../respond.js";
 import { defineRoute } from "../route.js";
@@ -100,6 +101,19 @@ const createParams = z.object({
     .optional(),
 });
 
+const messageInput = (params: Record<string, string>, body: z.output<typeof createParams>): ApiMessage => ({
+  accountSid: params.AccountSid!,
+  from: body.From ?? null,
+  messagingServiceSid: body.MessagingServiceSid ?? null,
+  to: body.To,
+  body: body.Body ?? "",
+  mediaUrls: body.MediaUrl ?? [],
+  statusCallback: body.StatusCallback ?? null,
+  statusCallbackMethod: body.StatusCallbackMethod,
+  scheduleType: body.ScheduleType ?? null,
+  sendAt: body.SendAt ? Date.parse(body.SendAt) : null,
+});
+
 const updateParams = z.object({
   Body: z.literal("", { error: 'must be an empty string: Body="" redacts the message' }).optional(),
   Status: z.enum(["canceled"], { error: "must be canceled" }).optional(),
@@ -128,19 +142,11 @@ export const messageRoutes = [
     status: 201,
     response: messageResource,
     handle({ params, body, services }) {
-      const message = submitMessage(services.engine, {
-        accountSid: params.AccountSid!,
-        from: body.From ?? null,
-        messagingServiceSid: body.MessagingServiceSid ?? null,
-        to: body.To,
-        body: body.Body ?? "",
-        mediaUrls: body.MediaUrl ?? [],
-        statusCallback: body.StatusCallback ?? null,
-        statusCallbackMethod: body.StatusCallbackMethod,
-        scheduleType: body.ScheduleType ?? null,
-        sendAt: body.SendAt ? Date.parse(body.SendAt) : null,
-      });
-      return twilioJson(201, renderMessage(message));
+      return twilioJson(201, renderMessage(submitMessage(services.engine, messageInput(params, body))));
+    },
+    // Twilio test credentials: magic From and To numbers decide; nothing is sent or kept.
+    testCredentials({ params, body, services }) {
+      return twilioJson(201, renderMessage(sendTestMessage(services.engine, messageInput(params, body))));
     },
   }),
   defineRoute({
