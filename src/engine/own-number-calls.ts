@@ -28,6 +28,13 @@ export interface OwnNumberCalls {
   reset(): void;
 }
 
+/**
+ * Most own-number hops one call may chain through (a number whose markup dials another of the sandbox's
+ * numbers, which dials another...). Past it the dialling leg fails, so a number that dials itself ends
+ * instead of ringing itself forever, as SIP's Max-Forwards stops a forwarding loop.
+ */
+export const maxOwnNumberHops = 10;
+
 /** How the dialling leg ends when the inbound call it rang ends without being answered. */
 const legEventFor: Partial<Record<Call["status"], CallEvent>> = {
   busy: "busy",
@@ -39,10 +46,33 @@ export function createOwnNumberCalls(ctx: EngineContext, host: OwnNumberHost): O
   /** The inbound ends of linked pairs. */
   const inbound = new Set<string>();
 
+  /** How many own-number hops led to `call`: its origin is an inbound call that another leg rang, and so on. */
+  const hopsBefore = (call: Call): number => {
+    let hops = 0;
+    let current: Call | undefined = call;
+    while (current && hops < maxOwnNumberHops) {
+      const origin: Call | undefined = current.parent_call_sid
+        ? ctx.store.calls.get(current.parent_call_sid)
+        : current;
+      const leg = origin && inbound.has(origin.sid) ? partners.get(origin.sid) : undefined;
+      if (!leg) break;
+      current = ctx.store.calls.get(leg);
+      hops++;
+    }
+    return hops;
+  };
+
   const api: OwnNumberCalls = {
     dial(call) {
       const number = ctx.store.phoneNumbers.findOne("number", call.to);
       if (!number || number.account_sid === null || call.direction === "inbound") return false;
+      if (hopsBefore(call) >= maxOwnNumberHops) {
+        host.soon(`own number loop ${call.sid}`, () => {
+          host.note(call.sid, "own-number.loop", { to: call.to, hops: maxOwnNumberHops });
+          host.applyEvent(call.sid, "fail");
+        });
+        return true;
+      }
       host.soon(`own number ${call.sid}`, () => {
         host.applyEvent(call.sid, "ring");
         let rung: Call;

@@ -1,6 +1,7 @@
 // Dialling the sandbox's own incoming numbers: a real inbound call on that number, its markup run, bridged with the dialler.
 import twilio from "twilio";
 import { describe, expect, it } from "vitest";
+import { maxOwnNumberHops } from "../../src/engine/own-number-calls.js";
 import { fixtures } from "../support/fixtures.js";
 import { useEngine } from "./harness.js";
 
@@ -170,5 +171,22 @@ describe("calls to the sandbox's own numbers", () => {
     expect(h.app.received("/dialed")[0]!.params.DialCallStatus).toBe("no-answer");
     const [inbound] = await globex().calls.list({ to: globexNumber });
     expect(inbound!.status).toBe("canceled");
+  });
+
+  it("a number whose markup dials itself stops after a bounded number of hops instead of ringing forever", async () => {
+    await h.routeMainNumber("/loop");
+    h.app.on(
+      "/loop",
+      twiml((r) => r.dial({ callerId: fixtures.acme.mainNumber, timeout: 5 }, fixtures.acme.mainNumber)),
+    );
+    const first = await ring();
+    await h.run();
+    const calls = h.door.sandbox.store.calls.all();
+    // Each hop is an inbound call plus the leg that dialled it; the last leg fails instead of ringing on.
+    expect(calls.length).toBe(1 + 2 * maxOwnNumberHops + 1);
+    const failed = calls.filter((c) => c.status === "failed");
+    expect(failed).toHaveLength(1);
+    expect(h.door.sandbox.calls.timeline(failed[0]!.sid).map((e) => e.kind)).toContain("own-number.loop");
+    expect(h.door.sandbox.store.calls.get(first)!.status).toBe("completed");
   });
 });
