@@ -115,6 +115,41 @@ export function removePhoneNumber(ctx: EngineContext, number: PhoneNumber): void
   });
 }
 
+/**
+ * Provisions a number for the account (Twilio's IncomingPhoneNumbers create): the one asked for, or the
+ * first available one in a North American area code.
+ */
+export function provisionNumber(
+  ctx: EngineContext,
+  accountSid: string,
+  request: { phoneNumber?: string | undefined; areaCode?: string | undefined },
+  handlers: Partial<NumberHandlers>,
+): PhoneNumber {
+  let e164 = request.phoneNumber;
+  if (!e164 && request.areaCode) {
+    const prefix = `+1${request.areaCode}`;
+    const candidate = ctx.store.phoneNumbers
+      .where("status", "available")
+      .find((n) => n.number.startsWith(prefix));
+    if (!candidate) {
+      throw errors.invalidParameter(
+        "AreaCode",
+        `No phone numbers found in area code ${request.areaCode}.`,
+        21452,
+      );
+    }
+    e164 = candidate.number;
+  }
+  if (!e164) {
+    throw errors.invalidParameter(
+      "PhoneNumber",
+      "Missing required parameter PhoneNumber (or AreaCode).",
+      21421,
+    );
+  }
+  return assignNumber(ctx, accountSid, e164, handlers);
+}
+
 /** Takes `e164` out of the inventory and gives it to the account, with the handlers asked for. */
 export function assignNumber(
   ctx: EngineContext,

@@ -1,9 +1,8 @@
 // IncomingPhoneNumbers: numbers assigned to the account and the handlers that receive their calls and messages.
 import { z } from "zod";
-import { errors } from "../../domain/errors.js";
 import { ownedBy } from "../../domain/found.js";
 import type { NumberHandlers, PhoneNumber } from "../../domain/phone-number.js";
-import { assignNumber, releaseNumber, updateHandlers } from "../../engine/phone-numbers.js";
+import { provisionNumber, releaseNumber, updateHandlers } from "../../engine/phone-numbers.js";
 import { buyTestNumber } from "../../engine/test-credentials.js";
 import { rfc2822 } from "../format.js";
 import { noContent, twilioJson } from "../respond.js";
@@ -176,28 +175,8 @@ export const incomingPhoneNumberRoutes = [
     status: 201,
     response: incomingPhoneNumberResource,
     handle({ params, body, services }) {
-      const accountSid = params.AccountSid!;
-      let e164 = body.PhoneNumber;
-      if (!e164 && body.AreaCode) {
-        const candidate = services.engine.store.phoneNumbers
-          .where("status", "available")
-          .find((n) => n.number.startsWith(`+1${body.AreaCode}`));
-        if (!candidate) {
-          throw errors.invalidParameter(
-            "AreaCode",
-            `No phone numbers found in area code ${body.AreaCode}.`,
-            21452,
-          );
-        }
-        e164 = candidate.number;
-      }
-      if (!e164)
-        throw errors.invalidParameter(
-          "PhoneNumber",
-          "Missing required parameter PhoneNumber (or AreaCode).",
-          21421,
-        );
-      const number = assignNumber(services.engine, accountSid, e164, toHandlers(body));
+      const request = { phoneNumber: body.PhoneNumber, areaCode: body.AreaCode };
+      const number = provisionNumber(services.engine, params.AccountSid!, request, toHandlers(body));
       return twilioJson(201, renderIncomingPhoneNumber(number));
     },
     // Twilio test credentials: PhoneNumber and AreaCode magic values decide; nothing is provisioned.
