@@ -48,6 +48,16 @@ export interface Route<Q = unknown, B = unknown> {
   status?: number;
   /** The success response body, for the OpenAPI document and response checks (omit for empty bodies). */
   response?: z.ZodType;
+  /**
+   * The success body is raw bytes of this media type (audio, say) rather than JSON; the document lists the
+   * type and the response check compares the `content-type` header with it.
+   */
+  contentType?: string;
+  /**
+   * A redirect the route answers: alone when `status` is the redirect's status, or besides its `response`
+   * (Twilio's recording URL without an extension). `location` describes the `Location` header.
+   */
+  redirect?: { status: 301 | 302 | 303 | 307 | 308; location: z.ZodType<string>; description: string };
   handle(ctx: RouteContext<Q, B>): SandboxResponse | Promise<SandboxResponse>;
   /**
    * Account API: answers Twilio test credentials in place of `handle` (only the Calls, Messages and

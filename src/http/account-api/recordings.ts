@@ -6,6 +6,7 @@ import { type Recording, recordingSources, recordingStatuses } from "../../domai
 import type { Store } from "../../domain/store.js";
 import { transcriptionSegmentSchema } from "../../domain/transcription.js";
 import { deleteRecording } from "../../engine/recording-removal.js";
+import { mediaLocation } from "../admin-api/media.js";
 import { rfc2822 } from "../format.js";
 import { noContent, twilioJson } from "../respond.js";
 import { defineRoute } from "../route.js";
@@ -169,6 +170,11 @@ const mediaRoutes = (path: string, extension: "wav" | "mp3") =>
     auth: { kind: "account", scope: "recordings_read" },
     query: mediaQuery,
     status: 302,
+    redirect: {
+      status: 302,
+      location: mediaLocation,
+      description: "The recording's media file (format= picks WAV or MP3)",
+    },
     handle({ params, query, request, services }) {
       const recording = findRecording(services, params, request.path);
       return mediaRedirect(recording, query.format ?? query.Format ?? extension, request);
@@ -185,6 +191,11 @@ const fetchRoute = (path: string) =>
     auth: { kind: "account", scope: "recordings_read" },
     query: mediaQuery.extend({ IncludeSoftDeleted: z.string().optional() }),
     response: recordingResource,
+    redirect: {
+      status: 302,
+      location: mediaLocation,
+      description: "Without the .json suffix: the recording's media file (WAV unless format=mp3)",
+    },
     handle({ params, query, request, services }) {
       const recording = findRecording(services, params, request.path);
       if (!request.path.endsWith(".json")) {

@@ -1,6 +1,7 @@
 // Admin: the dashboard's stand-in. Read an account's live and test credentials; mint and revoke scoped API keys.
 import { z } from "zod";
-import { type ApiKey, accountScopes } from "../../domain/api-key.js";
+import { type ApiKey, accountScopes, apiKeySchema } from "../../domain/api-key.js";
+import { sid } from "../../domain/fields.js";
 import { found } from "../../domain/found.js";
 import { getAccount } from "../../engine/accounts.js";
 import { createApiKey, revokeApiKey } from "../../engine/api-keys.js";
@@ -8,7 +9,10 @@ import { iso8601 } from "../format.js";
 import { jsonResponse } from "../respond.js";
 import { defineRoute } from "../route.js";
 
-const renderKey = (key: ApiKey) => ({
+/** An API key as the admin API shows it (the secret included: this is the dashboard's stand-in). */
+const apiKeyResource = apiKeySchema.extend({ created_at: z.iso.datetime() }).strict();
+
+const renderKey = (key: ApiKey): z.output<typeof apiKeyResource> => ({
   sid: key.sid,
   account_sid: key.account_sid,
   key: key.key,
@@ -24,6 +28,12 @@ export const credentialRoutes = [
     surface: "admin",
     summary: "An account's sid and master auth token, and its test account sid and test auth token",
     auth: { kind: "admin" },
+    response: z.strictObject({
+      account_sid: sid("AC"),
+      auth_token: z.string(),
+      test_account_sid: sid("AC"),
+      test_auth_token: z.string(),
+    }),
     handle({ params, request, services }) {
       const account = getAccount(services.engine, params.AccountSid!, request.path);
       return jsonResponse(200, {
@@ -40,6 +50,7 @@ export const credentialRoutes = [
     surface: "admin",
     summary: "An account's API keys",
     auth: { kind: "admin" },
+    response: z.strictObject({ api_keys: z.array(apiKeyResource) }),
     handle({ params, request, services }) {
       const account = getAccount(services.engine, params.AccountSid!, request.path);
       return jsonResponse(200, {
@@ -58,6 +69,7 @@ export const credentialRoutes = [
       friendly_name: z.string().max(64).optional(),
     }),
     status: 201,
+    response: apiKeyResource,
     handle({ params, body, request, services }) {
       const account = getAccount(services.engine, params.AccountSid!, request.path);
       const key = createApiKey(services.engine, account.sid, body.scopes, {
@@ -72,6 +84,7 @@ export const credentialRoutes = [
     surface: "admin",
     summary: "Revoke one API key; other keys keep working",
     auth: { kind: "admin" },
+    response: z.strictObject({ revoked: sid("SK") }),
     handle({ params, request, services }) {
       const key = found(services.engine.store.apiKeys.get(params.KeySid!), request.path);
       revokeApiKey(services.engine, key);

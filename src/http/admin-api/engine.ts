@@ -1,12 +1,12 @@
 // Admin: drive the call engine from outside: ring a number, script a party, watch a call, finish transcriptions.
 import { z } from "zod";
 import { errors } from "../../domain/errors.js";
-import { transcriptionSegmentSchema } from "../../domain/transcription.js";
+import { transcriptionSchema, transcriptionSegmentSchema } from "../../domain/transcription.js";
 import type { CallEngine } from "../../engine/call-engine.js";
 import { callEngineOf } from "../../engine/engine-registry.js";
-import { partyBehaviourSchema } from "../../engine/party-behaviour.js";
-import { renderCall } from "../account-api/calls.js";
-import { renderMessage } from "../account-api/messages.js";
+import { listeningVerbs, partyBehaviourSchema, partyOutcomes } from "../../engine/party-behaviour.js";
+import { callResource, renderCall } from "../account-api/calls.js";
+import { messageResource, renderMessage } from "../account-api/messages.js";
 import { iso8601 } from "../format.js";
 import { jsonResponse, noContent } from "../respond.js";
 import { defineRoute } from "../route.js";
@@ -25,7 +25,55 @@ const liveCall = (services: RouteServices, sid: string, path: string) => {
   return sid;
 };
 
-const renderTranscription = (t: NonNullable<ReturnType<CallEngine["transcriptions"]["complete"]>>) => ({
+const at = z.iso.datetime();
+
+/** A party script as the engine keeps it: durations read into milliseconds, defaults filled in. */
+const partyStepView = z.strictObject({
+  at: z.number().int().optional(),
+  on: z.strictObject({ verb: z.enum(listeningVerbs), nth: z.number().int() }).optional(),
+  after: z.number().int().optional(),
+  press: z.string().optional(),
+  gap: z.number().int().optional(),
+  say: z.string().optional(),
+  for: z.number().int().optional(),
+  confidence: z.number().optional(),
+  hangup: z.literal(true).optional(),
+});
+const numberBehaviour = z.strictObject({
+  number: z.string(),
+  behaviour: z.strictObject({
+    outcome: z.enum(partyOutcomes),
+    ringAfter: z.number().int().optional(),
+    answerAfter: z.number().int().optional(),
+    hangupAfter: z.number().int().optional(),
+    steps: z.array(partyStepView),
+  }),
+});
+
+const alertView = z.strictObject({
+  at,
+  callSid: z.string(),
+  code: z.number().int(),
+  level: z.enum(["error", "warning"]),
+  message: z.string(),
+});
+
+/** What the admin API shows of a finished transcription (the account API's resource has the rest). */
+const transcriptionOutcome = transcriptionSchema
+  .pick({
+    sid: true,
+    recording_sid: true,
+    call_sid: true,
+    status: true,
+    text: true,
+    segments: true,
+    provider: true,
+  })
+  .strict();
+
+const renderTranscription = (
+  t: NonNullable<ReturnType<CallEngine["transcriptions"]["complete"]>>,
+): z.output<typeof transcriptionOutcome> => ({
   sid: t.sid,
   recording_sid: t.recording_sid,
   call_sid: t.call_sid,
@@ -43,6 +91,7 @@ export const engineRoutes = [
     summary: "Ring an incoming number from outside: the engine fetches its voice_url and runs the answer",
     auth: { kind: "admin" },
     status: 201,
+    response: callResource,
     body: z.strictObject({
       from: e164,
       to: e164,
@@ -68,6 +117,21 @@ export const engineRoutes = [
     summary:
       "What happened on a call: status changes, verbs, inputs, requests, what the caller heard, alerts",
     auth: { kind: "admin" },
+    response: z.strictObject({
+      call_sid: z.string(),
+      timeline: z.array(z.strictObject({ at, kind: z.string(), detail: z.record(z.string(), z.unknown()) })),
+      heard: z.array(
+        z.strictObject({
+          at,
+          kind: z.enum(["say", "play", "beep", "digits", "error-prompt"]),
+          text: z.string().optional(),
+          url: z.string().optional(),
+          voice: z.string().optional(),
+          language: z.string().optional(),
+        }),
+      ),
+      alerts: z.array(alertView),
+    }),
     handle({ params, request, services }) {
       const sid = liveCall(services, params.CallSid!, request.path);
       const engine = engineOf(services);
@@ -94,6 +158,12 @@ export const engineRoutes = [
         say: z.string().min(1).optional(),
       })
       .refine((b) => (b.press === undefined) !== (b.say === undefined), { message: "give press or say" }),
+    // Accepted, not done: the party acts on the engine's next step.
+    status: 202,
+    response: z.strictObject({
+      call_sid: z.string(),
+      queued: z.union([z.strictObject({ press: z.string() }), z.strictObject({ say: z.string() })]),
+    }),
     handle({ params, request, body, services }) {
       const sid = liveCall(services, params.CallSid!, request.path);
       if (body.press !== undefined) engineOf(services).press(sid, body.press);
@@ -107,6 +177,7 @@ export const engineRoutes = [
     surface: "admin",
     summary: "How a number behaves when the sandbox calls it (its script, a test number's, or the default)",
     auth: { kind: "admin" },
+    response: numberBehaviour,
     handle({ params, services }) {
       const number = decodeURIComponent(params.Number!);
       return jsonResponse(200, { number, behaviour: engineOf(services).party(number) });
@@ -119,6 +190,7 @@ export const engineRoutes = [
     summary: "Script how a number behaves: answer or not, when, what it says and presses, when it hangs up",
     auth: { kind: "admin" },
     body: z.unknown(),
+    response: numberBehaviour,
     handle({ params, body, services }) {
       const number = decodeURIComponent(params.Number!);
       const parsed = partyBehaviourSchema.safeParse(body);
@@ -135,6 +207,7 @@ export const engineRoutes = [
     surface: "admin",
     summary: "Forget a number's script (test numbers and the default apply again)",
     auth: { kind: "admin" },
+    status: 204,
     handle({ params, services }) {
       engineOf(services).clearParty(decodeURIComponent(params.Number!));
       return noContent();
@@ -151,6 +224,7 @@ export const engineRoutes = [
       text: z.string().optional(),
       segments: z.array(transcriptionSegmentSchema).optional(),
     }),
+    response: transcriptionOutcome,
     async handle({ params, body, request, services }) {
       const outcome =
         params.Outcome === "complete" ? "completed" : params.Outcome === "fail" ? "failed" : null;
@@ -178,6 +252,7 @@ export const engineRoutes = [
     summary: "Send an SMS to an incoming number: recorded as received, posted to its sms_url, replies sent",
     auth: { kind: "admin" },
     status: 201,
+    response: messageResource,
     body: z.strictObject({
       from: e164,
       to: e164,
@@ -201,6 +276,7 @@ export const engineRoutes = [
     summary: "Markup and call errors (Twilio's notifications): code, call, message, time",
     auth: { kind: "admin" },
     query: z.strictObject({ call_sid: z.string().optional() }),
+    response: z.strictObject({ alerts: z.array(alertView) }),
     handle({ query, services }) {
       const alerts = engineOf(services).alerts(query.call_sid);
       return jsonResponse(200, { alerts: alerts.map((a) => ({ ...a, at: iso8601(a.at) })) });

@@ -1,4 +1,5 @@
 // Admin: health and version, the one admin route that never needs the admin token.
+import { z } from "zod";
 import { jsonResponse } from "../respond.js";
 import { defineRoute } from "../route.js";
 
@@ -9,6 +10,12 @@ export const healthRoutes = [
     surface: "admin",
     summary: "Health and version",
     auth: { kind: "none" },
+    response: z.strictObject({
+      status: z.literal("ok"),
+      name: z.literal("voice-sandbox"),
+      version: z.string(),
+      clock: z.strictObject({ mode: z.enum(["virtual", "real"]), now: z.iso.datetime() }),
+    }),
     handle({ services }) {
       const { clock } = services.engine;
       return jsonResponse(200, {

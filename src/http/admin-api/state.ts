@@ -3,6 +3,7 @@ import { z } from "zod";
 import { errors } from "../../domain/errors.js";
 import { jsonResponse } from "../respond.js";
 import { defineRoute } from "../route.js";
+import { sandboxSnapshotSchema } from "./snapshot-schema.js";
 
 export const stateRoutes = [
   defineRoute({
@@ -12,6 +13,7 @@ export const stateRoutes = [
     summary: "Reset the sandbox to its fixtures (default) or to empty",
     auth: { kind: "admin" },
     body: z.strictObject({ to: z.enum(["fixtures", "empty"]).default("fixtures") }),
+    response: z.strictObject({ reset: z.enum(["fixtures", "empty"]) }),
     handle({ body, services }) {
       services.admin.reset(body.to);
       return jsonResponse(200, { reset: body.to });
@@ -23,6 +25,7 @@ export const stateRoutes = [
     surface: "admin",
     summary: "The whole state as a JSON snapshot",
     auth: { kind: "admin" },
+    response: sandboxSnapshotSchema,
     handle({ services }) {
       return jsonResponse(200, services.admin.snapshot());
     },
@@ -34,6 +37,7 @@ export const stateRoutes = [
     summary: "Replace the whole state with a snapshot taken by GET /__sandbox/state",
     auth: { kind: "admin" },
     body: z.unknown(),
+    response: z.strictObject({ restored: z.literal(true) }),
     handle({ body, services }) {
       try {
         services.admin.restore(body);

@@ -121,6 +121,7 @@ export const webhookRoutes = [
     surface: "admin",
     summary: "Empty the webhook delivery log and drop queued deliveries and pending retries",
     auth: { kind: "admin" },
+    response: z.strictObject({ cleared: z.literal(true) }),
     handle({ services }) {
       services.webhooks?.clear();
       return jsonResponse(200, { cleared: true });
