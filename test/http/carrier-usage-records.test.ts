@@ -11,6 +11,21 @@ const feb3 = Date.UTC(2026, 1, 3, 10, 15, 0);
 
 describe.each(doorNames)("carrier usage records via %s", (door) => {
   const ctx = useDoor(door);
+  /** A PATCH of `type` with `attributes` and `id` on `path` that must be refused with `status` and `error`. */
+  const refusePatch = (
+    path: string,
+    type: string,
+    attributes: Record<string, unknown>,
+    id: string,
+    status: number,
+    error: Record<string, unknown>,
+  ) =>
+    expectRefused(
+      ctx,
+      () => ctx.call("PATCH", path, { auth: carrierAuth, json: document(type, attributes, { id }) }),
+      status,
+      error,
+    );
   const ids = (res: { json: { data: { id: string }[] } }) => res.json.data.map((r) => r.id);
   const get = (path: string) => ctx.call("GET", path, { auth: carrierAuth });
 
@@ -103,36 +118,15 @@ describe.each(doorNames)("carrier usage records via %s", (door) => {
     );
     expect(events.json.data[0].attributes.details.data.attributes.price).toBe("-0.01000");
 
-    await expectRefused(
-      ctx,
-      () =>
-        ctx.call("PATCH", path, {
-          auth: carrierAuth,
-          json: document("phone_call", { price: "0.05" }, { id: outbound.sid }),
-        }),
-      422,
-      { source: { pointer: "/data/attributes/price" } },
-    );
-    await expectRefused(
-      ctx,
-      () =>
-        ctx.call("PATCH", path, {
-          auth: carrierAuth,
-          json: document("phone_call", { status: "failed" }, { id: outbound.sid }),
-        }),
-      422,
-      { source: { pointer: "/data/attributes/status" } },
-    );
-    await expectRefused(
-      ctx,
-      () =>
-        ctx.call("PATCH", path, {
-          auth: carrierAuth,
-          json: document("message", { price: "-1" }, { id: outbound.sid }),
-        }),
-      409,
-      { source: { pointer: "/data/type" } },
-    );
+    await refusePatch(path, "phone_call", { price: "0.05" }, outbound.sid, 422, {
+      source: { pointer: "/data/attributes/price" },
+    });
+    await refusePatch(path, "phone_call", { status: "failed" }, outbound.sid, 422, {
+      source: { pointer: "/data/attributes/status" },
+    });
+    await refusePatch(path, "message", { price: "-1" }, outbound.sid, 409, {
+      source: { pointer: "/data/type" },
+    });
     await expectRefused(ctx, () => get("/carrier/v1/phone_calls/CA00000000000000000000000000000000"), 404);
     await expectRefused(ctx, () => get("/carrier/v1/phone_calls?filter[status]=ringing-ish"), 400, {
       source: { parameter: "filter[status]" },
@@ -204,36 +198,13 @@ describe.each(doorNames)("carrier usage records via %s", (door) => {
     );
     expect(changed.json.data[0].attributes.details.data.attributes.status).toBe("undelivered");
 
-    await expectRefused(
-      ctx,
-      () =>
-        ctx.call("PATCH", path, {
-          auth: carrierAuth,
-          json: document("message", { status: "lost" }, { id: sms.sid }),
-        }),
-      422,
-      { source: { pointer: "/data/attributes/status" } },
-    );
-    await expectRefused(
-      ctx,
-      () =>
-        ctx.call("PATCH", path, {
-          auth: carrierAuth,
-          json: document("message", { body: "edited" }, { id: sms.sid }),
-        }),
-      422,
-      { source: { pointer: "/data/attributes/body" } },
-    );
-    await expectRefused(
-      ctx,
-      () =>
-        ctx.call("PATCH", path, {
-          auth: carrierAuth,
-          json: document("message", { price: "-1" }, { id: mms.sid }),
-        }),
-      409,
-      { source: { pointer: "/data/id" } },
-    );
+    await refusePatch(path, "message", { status: "lost" }, sms.sid, 422, {
+      source: { pointer: "/data/attributes/status" },
+    });
+    await refusePatch(path, "message", { body: "edited" }, sms.sid, 422, {
+      source: { pointer: "/data/attributes/body" },
+    });
+    await refusePatch(path, "message", { price: "-1" }, mms.sid, 409, { source: { pointer: "/data/id" } });
     await expectRefused(ctx, () => get("/carrier/v1/messages?filter[message_type]=fax"), 400, {
       source: { parameter: "filter[message_type]" },
     });
