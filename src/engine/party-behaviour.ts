@@ -60,16 +60,17 @@ export const defaultBridgeTalkMs = 60_000;
 
 /**
  * Destinations with fixed behaviour (like Twilio's magic test numbers, here as callee behaviours).
- * Listed in the README; any other number starts ringing at 1 s and answers at 3 s.
+ * Listed in the README; any other number starts ringing at 1 s and answers at 3 s. No prototype: numbers
+ * come from requests, and "constructor" must find nothing rather than Object's.
  */
-export const testNumbers: Record<string, PartyBehaviourInput> = {
+export const testNumbers: Readonly<Record<string, PartyBehaviourInput>> = Object.assign(Object.create(null), {
   "+15005550001": { outcome: "failed", answerAfter: 0 },
   "+15005550002": { outcome: "busy", ringAfter: 1000, answerAfter: 2000 },
   "+15005550003": { outcome: "no-answer" },
   "+15005550004": { outcome: "answer", answerAfter: 2000, hangupAfter: 10_000 },
   "+15005550005": { outcome: "decline", ringAfter: 1000, answerAfter: 4000 },
   "+15005550006": { outcome: "answer", ringAfter: 0, answerAfter: 1000 },
-};
+});
 
 export const defaultBehaviour: PartyBehaviour = partyBehaviourSchema.parse({});
 

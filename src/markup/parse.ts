@@ -4,6 +4,9 @@ import { XMLParser, XMLValidator } from "fast-xml-parser";
 /** Twilio refuses documents over 64 KB. */
 export const maxMarkupBytes = 64 * 1024;
 
+/** Deepest element nesting read; real documents use four or five levels (Response, Gather, Say, SSML). */
+export const maxMarkupDepth = 100;
+
 export interface Position {
   line: number;
   column: number;
@@ -47,6 +50,7 @@ const parser = new XMLParser({
   parseTagValue: false,
   parseAttributeValue: false,
   commentPropName: "#comment",
+  maxNestedTags: maxMarkupDepth,
 });
 const meta = XMLParser.getMetaDataSymbol() as unknown as string;
 
@@ -92,6 +96,17 @@ function toNode(xml: string, raw: RawNode, name: string): MarkupNode {
   return { name, attrs, text: text.replace(/\s+/g, " ").trim(), children, position: positionAt(xml, start) };
 }
 
+/** The parser's tree; what it refuses (nesting deeper than maxMarkupDepth) is the document's fault, 12100. */
+function parseTree(xml: string): RawNode[] {
+  try {
+    return parser.parse(xml) as RawNode[];
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    const detail = /nested/i.test(reason) ? `elements nested deeper than ${maxMarkupDepth} levels` : reason;
+    throw new MarkupError(12100, `Document parse failure: ${detail}`);
+  }
+}
+
 /** Parses a markup document; throws MarkupError (12100 or 12102) when it cannot be read. */
 export function parseMarkup(xml: string): MarkupDocument {
   if (Buffer.byteLength(xml) > maxMarkupBytes) {
@@ -116,7 +131,7 @@ export function parseMarkup(xml: string): MarkupDocument {
       column: valid.err.col,
     });
   }
-  const roots = (parser.parse(xml) as RawNode[]).filter((raw) => {
+  const roots = parseTree(xml).filter((raw) => {
     const name = nameOf(raw);
     return name !== null && name !== "?xml" && name !== "#comment" && name !== "#text";
   });

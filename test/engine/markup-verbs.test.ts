@@ -210,6 +210,7 @@ describe("markup verbs", () => {
     ["a document that is not XML", "this is not markup", 12100],
     ["a wrong root element", "<Html><Say>x</Say></Html>", 12100],
     ["an entity declaration", '<!DOCTYPE r [<!ENTITY a "b">]><Response><Say>&a;</Say></Response>', 12100],
+    ["elements nested 9,000 deep", `<Response>${"<a>".repeat(9000)}${"</a>".repeat(9000)}</Response>`, 12100],
   ])("%s fails the call with an alert, the error prompt and the fallback URL", async (_name, body, code) => {
     h.app.on("/answer", body);
     const fallback = new VoiceResponse();

@@ -179,7 +179,7 @@ export const engineRoutes = [
     auth: { kind: "admin" },
     response: numberBehaviour,
     handle({ params, services }) {
-      const number = decodeURIComponent(params.Number!);
+      const number = params.Number!;
       return jsonResponse(200, { number, behaviour: engineOf(services).party(number) });
     },
   }),
@@ -192,7 +192,7 @@ export const engineRoutes = [
     body: z.unknown(),
     response: numberBehaviour,
     handle({ params, body, services }) {
-      const number = decodeURIComponent(params.Number!);
+      const number = params.Number!;
       const parsed = partyBehaviourSchema.safeParse(body);
       if (!parsed.success) {
         const issue = parsed.error.issues[0]!;
@@ -209,7 +209,7 @@ export const engineRoutes = [
     auth: { kind: "admin" },
     status: 204,
     handle({ params, services }) {
-      engineOf(services).clearParty(decodeURIComponent(params.Number!));
+      engineOf(services).clearParty(params.Number!);
       return noContent();
     },
   }),

@@ -18,7 +18,11 @@ export const maxStatsMonths = 120;
 const date = z
   .string()
   .regex(/^\d{4}-\d\d-\d\d$/, "must be a date such as 2026-01-31")
-  .refine((v) => new Date(`${v}T00:00:00Z`).toISOString().startsWith(v), "is not a real date");
+  .refine((v) => {
+    // 2026-13-01 makes an Invalid Date, whose toISOString throws: check before asking.
+    const day = new Date(`${v}T00:00:00Z`);
+    return !Number.isNaN(day.getTime()) && day.toISOString().startsWith(v);
+  }, "is not a real date");
 
 const query = z
   .strictObject({ from_date: date.optional(), to_date: date.optional(), account_id: z.string().optional() })
