@@ -38,6 +38,7 @@ export function createSandbox(options: CreateSandboxOptions = {}): Sandbox {
 export { createExpressMiddleware } from "./adapters/express.js";
 export { createFetch } from "./adapters/fetch.js";
 export { createMswHandlers, defaultBaseUrl } from "./adapters/msw.js";
+export { type FailOnUnhandled, failOnUnhandled } from "./adapters/msw-listen-options.js";
 export { createNodeListener } from "./adapters/node.js";
 export type { AccountScope } from "./domain/api-key.js";
 export { accountScopes } from "./domain/api-key.js";

@@ -3,6 +3,8 @@ import { type HttpHandler, http } from "msw";
 import type { Handle } from "../http/handle.js";
 import { fromFetchRequest, toFetchResponse } from "./fetch.js";
 
+export { type FailOnUnhandled, failOnUnhandled } from "./msw-listen-options.js";
+
 /** Base URL the MSW door answers on when none is given. */
 export const defaultBaseUrl = "https://api.voice-sandbox.test";
 

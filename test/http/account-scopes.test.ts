@@ -71,7 +71,7 @@ interface Cell {
 }
 
 const customer = "+15558675310";
-/** The matrix the README documents; each row is one route and the scope that guards it. */
+/** The matrix docs/account-api.md documents; each row is one route and the scope that guards it. */
 const scopeMatrix: Cell[] = [
   { method: "GET", path: () => `${base}/Calls.json`, scope: "phone_calls_read" },
   {
@@ -239,7 +239,7 @@ const scopeMatrix: Cell[] = [
   },
 ];
 
-/** The route as the README writes it: `/Calls/{call}.json`. */
+/** The route as docs/account-api.md writes it: `/Calls/{call}.json`. */
 const nameOf = (cell: Cell) =>
   cell.path
     .toString()
