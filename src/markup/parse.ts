@@ -1,8 +1,9 @@
 // Parses call-control markup safely into a typed tree: size limit, no DTD or custom entities, positions for errors.
 import { XMLParser, XMLValidator } from "fast-xml-parser";
+import { maxMarkupBytes } from "../webhooks/contract.js";
 
-/** Twilio refuses documents over 64 KB. */
-export const maxMarkupBytes = 64 * 1024;
+/** Twilio refuses documents over 64 KB (the transport reads no further, so the limit lives with it). */
+export { maxMarkupBytes };
 
 /** Deepest element nesting read; real documents use four or five levels (Response, Gather, Say, SSML). */
 export const maxMarkupDepth = 100;

@@ -1,5 +1,8 @@
 // What the engine asks of the webhook machinery: fetch markup now, or queue a callback for delivery.
 
+/** Twilio refuses markup documents over 64 KB; a markup answer is read no further than one byte past it. */
+export const maxMarkupBytes = 64 * 1024;
+
 /** Kinds of request the sandbox makes to customers' URLs. */
 export type OutboundKind =
   | "voice-markup"

@@ -1,11 +1,18 @@
 // The webhook dispatcher: signs, sends, retries and logs every request to a customer's URL, off the API's path.
-import type { OutboundKind, OutboundRequest, OutboundResult, WebhookSender } from "./contract.js";
+import {
+  maxMarkupBytes,
+  type OutboundKind,
+  type OutboundRequest,
+  type OutboundResult,
+  type WebhookSender,
+} from "./contract.js";
 import {
   type AttemptOutcome,
   createDeliveryLog,
   type DeliveryAttempt,
   type DeliveryFilter,
 } from "./delivery-log.js";
+import { createHostQueues, hostOf } from "./host-queues.js";
 import { createReceiverRegistry, type WebhookReceiver } from "./in-process-receivers.js";
 import { computeSignature, signatureHeader, twilioSignatureHeader, urlWithQuery } from "./sign.js";
 import { createTransport, type WireResult } from "./transport.js";
@@ -29,6 +36,11 @@ export interface WebhookOptions {
   logLimit?: number;
   /** Callbacks in flight at once across all URLs. Default 64. */
   concurrency?: number;
+  /**
+   * Callbacks in flight at once to one host (`host:port`). Default 8. Hosts take turns for the free slots,
+   * so a slow receiver holds at most this many and delays only its own deliveries.
+   */
+  perHostConcurrency?: number;
 }
 
 export interface DispatcherDependencies {
@@ -74,6 +86,7 @@ export const defaultWebhookOptions: Readonly<Required<WebhookOptions>> = Object.
   backoffMs: 1_000,
   logLimit: 10_000,
   concurrency: 64,
+  perHostConcurrency: 8,
 });
 
 /** Status-type callbacks retry; markup fetches do not (the engine plays the call's fallback instead). */
@@ -84,7 +97,11 @@ const retryingKinds: ReadonlySet<OutboundKind> = new Set([
   "message-status",
 ]);
 
+/** Characters of a callback's answer kept in the log; the answer is read only that far (4 bytes a character at most). */
 const responseExcerpt = 1024;
+const callbackAnswerBytes = responseExcerpt * 4;
+/** A markup answer is read one byte past the limit, enough for the parser to refuse it as too large. */
+const markupAnswerBytes = maxMarkupBytes + 1;
 
 interface Job {
   id: string;
@@ -92,32 +109,6 @@ interface Job {
   key: string | null;
   attempt: number;
   generation: number;
-}
-
-/** A FIFO with O(1) take, so a burst of thousands of callbacks does not shift arrays. */
-class Fifo<T> {
-  private items: (T | undefined)[] = [];
-  private head = 0;
-  get length() {
-    return this.items.length - this.head;
-  }
-  push(item: T) {
-    this.items.push(item);
-  }
-  shift(): T | undefined {
-    if (this.head >= this.items.length) return undefined;
-    const item = this.items[this.head];
-    this.items[this.head++] = undefined;
-    if (this.head > 1024 && this.head * 2 > this.items.length) {
-      this.items = this.items.slice(this.head);
-      this.head = 0;
-    }
-    return item;
-  }
-  clear() {
-    this.items = [];
-    this.head = 0;
-  }
 }
 
 function checkOptions(options: WebhookOptions): Required<WebhookOptions> {
@@ -132,6 +123,7 @@ function checkOptions(options: WebhookOptions): Required<WebhookOptions> {
   positive("maxAttempts", true);
   positive("logLimit", true);
   positive("concurrency", true);
+  positive("perHostConcurrency", true);
   if (!(merged.backoffMs >= 0))
     throw new Error(`webhooks.backoffMs must be 0 or more, got ${merged.backoffMs}`);
   return merged;
@@ -151,7 +143,7 @@ export function createWebhookDispatcher(
 
   let nextDelivery = 0;
   let generation = 0;
-  const ready = new Fifo<Job>();
+  const ready = createHostQueues<Job>((job) => hostOf(job.request.url), options.perHostConcurrency);
   /** Per ordering key: the deliveries not yet finished, the head being the one allowed to go. */
   const lanes = new Map<string, Job[]>();
   const retryTimers = new Map<Job, { readonly id: number }>();
@@ -164,7 +156,7 @@ export function createWebhookDispatcher(
 
   const mintId = () => `WH${(++nextDelivery).toString(16).padStart(32, "0")}`;
 
-  const isIdle = () => ready.length === 0 && inFlight === 0 && inFlightRequests === 0;
+  const isIdle = () => ready.size === 0 && inFlight === 0 && inFlightRequests === 0;
   const wakeIdle = () => {
     if (!isIdle() || idleWaiters.length === 0) return;
     const waiters = idleWaiters;
@@ -261,6 +253,7 @@ export function createWebhookDispatcher(
       ...wire,
       followRedirects: false,
       timeoutMs: job.request.timeoutMs ?? options.timeoutMs,
+      maxBodyBytes: callbackAnswerBytes,
     });
     const latency = elapsed() - started;
     if (job.generation !== generation) return; // cleared while in flight
@@ -285,7 +278,7 @@ export function createWebhookDispatcher(
 
   const pump = () => {
     while (inFlight < options.concurrency) {
-      const job = ready.shift();
+      const job = ready.take();
       if (!job) break;
       queued--;
       inFlight++;
@@ -293,6 +286,7 @@ export function createWebhookDispatcher(
         .catch(() => undefined) // runAttempt never rejects; a bug must still not stop the queue
         .finally(() => {
           inFlight--;
+          ready.done(job);
           pump();
           wakeIdle();
         });
@@ -312,6 +306,7 @@ export function createWebhookDispatcher(
           ...wire,
           followRedirects: true,
           timeoutMs: request.timeoutMs ?? options.timeoutMs,
+          maxBodyBytes: markupAnswerBytes,
         });
         const outcome = outcomeOf(result, (status) => status >= 200 && status < 300);
         if (myGeneration === generation) {

@@ -1,4 +1,4 @@
-// One HTTP exchange with a customer's URL: an in-process receiver or `fetch`, under a real-time timeout.
+// One HTTP exchange with a customer's URL: an in-process receiver or `fetch`, under a real-time timeout and a size limit.
 import { normaliseAnswer, type ReceiverRegistry } from "./in-process-receivers.js";
 
 export interface WireRequest {
@@ -10,6 +10,11 @@ export interface WireRequest {
   /** Markup fetches follow redirects; callbacks take a 3xx as the answer. */
   followRedirects: boolean;
   timeoutMs: number;
+  /**
+   * Most bytes of the answer's body read; the rest is never read (the connection is closed), so a huge or
+   * endless answer costs no more memory than this.
+   */
+  maxBodyBytes: number;
 }
 
 export type WireResult =
@@ -63,7 +68,7 @@ async function exchange(
         redirect: request.followRedirects ? "follow" : "manual",
         signal,
       });
-      const text = await response.text();
+      const text = await readBounded(response.body, request.maxBodyBytes);
       const headers: Record<string, string> = {};
       response.headers.forEach((value, name) => {
         headers[name] = value;
@@ -91,7 +96,7 @@ async function exchange(
     );
     const location = answer.headers.location;
     if (!request.followRedirects || answer.status < 300 || answer.status > 399 || !location) {
-      return { kind: "response", ...answer, url };
+      return { kind: "response", ...answer, body: truncate(answer.body, request.maxBodyBytes), url };
     }
     if (hop >= maxRedirects) return { kind: "network-error", error: "too many redirects", retryable: false };
     // Redirects as fetch follows them: 303 (and 301/302 after a POST) become a GET without a body.
@@ -101,6 +106,33 @@ async function exchange(
     }
     url = new URL(location, url).toString();
   }
+}
+
+/** Reads at most `limit` bytes of a body, then cancels the stream: what lies beyond is never buffered. */
+async function readBounded(body: ReadableStream<Uint8Array> | null, limit: number): Promise<string> {
+  if (!body) return "";
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  try {
+    while (total < limit) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      const part = value.byteLength > limit - total ? value.subarray(0, limit - total) : value;
+      chunks.push(part);
+      total += part.byteLength;
+    }
+  } finally {
+    // On a finished stream this does nothing; on a longer one it closes the connection.
+    await reader.cancel().catch(() => undefined);
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks));
+}
+
+/** An in-process answer held to the same limit as one read from the network. */
+function truncate(text: string, limit: number): string {
+  if (text.length <= limit / 4 || Buffer.byteLength(text) <= limit) return text;
+  return new TextDecoder().decode(Buffer.from(text).subarray(0, limit));
 }
 
 function abortable<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
