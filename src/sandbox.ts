@@ -6,6 +6,7 @@ import { createStore, type Store } from "./domain/store.js";
 import { type CallEngine, createCallEngine } from "./engine/call-engine.js";
 import { type Clock, type ClockMode, createRealClock, createVirtualClock } from "./engine/clock.js";
 import type { EngineContext } from "./engine/context.js";
+import type { EventRetention } from "./engine/events.js";
 import { createFaultRegistry, type FaultRegistry } from "./engine/faults.js";
 import { createSwitchableClock, type SwitchableClock } from "./engine/switchable-clock.js";
 import { applyFixtures } from "./fixtures/apply.js";
@@ -44,6 +45,11 @@ export interface SandboxOptions {
   journalLimit?: number;
   /** Webhook delivery: `timeoutMs` (15000), `maxAttempts` (3), `backoffMs` (1000), `logLimit` (10000), `concurrency` (64), `perHostConcurrency` (8), and a `fetch` of your own (default: the global one, so MSW sees deliveries). */
   webhooks?: WebhookOptions & { fetch?: typeof fetch };
+  /**
+   * Carrier events kept (`GET /carrier/v1/events`): `maxCount` (default 100000) and `maxAgeMs` of sandbox
+   * time (default none); the oldest are dropped first.
+   */
+  events?: EventRetention;
   /** Base of the URLs the sandbox hands out in webhooks (RecordingUrl, TranscriptionUrl). Default `https://api.voice-sandbox.test`. */
   publicBaseUrl?: string | (() => string);
 }
@@ -135,7 +141,14 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
     webhookOptions,
   );
   const replaced = new Set<() => void>();
-  const engine: EngineContext = { store, clock, ids, faults, webhooks };
+  const engine: EngineContext = {
+    store,
+    clock,
+    ids,
+    faults,
+    webhooks,
+    ...(options.events ? { eventRetention: options.events } : {}),
+  };
   const settings: SandboxSettings = { carrierKey, adminToken: options.adminToken, version };
   const baseOption = options.publicBaseUrl ?? "https://api.voice-sandbox.test";
   // A function lets the standalone server name the address it actually bound (port 0 picks one).

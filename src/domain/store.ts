@@ -28,7 +28,7 @@ import { type PhoneNumber, phoneNumberSchema } from "./phone-number.js";
 import { type Queue, type QueueMember, queueMemberSchema, queueSchema } from "./queue.js";
 import { type Rate, rateSchema } from "./rate.js";
 import { type Recording, recordingSchema } from "./recording.js";
-import { Table, type TableChange, type TableDefinition } from "./table.js";
+import { compoundKey, Table, type TableChange, type TableDefinition } from "./table.js";
 import { type Transcription, transcriptionSchema } from "./transcription.js";
 
 export const storeSnapshotSchema = z.object({
@@ -79,7 +79,11 @@ const definitions = {
   events: {
     name: "events",
     id: (e: SandboxEvent) => e.sid,
-    indexes: { account: (e: SandboxEvent) => e.account_sid, type: (e: SandboxEvent) => e.type },
+    indexes: {
+      account: (e: SandboxEvent) => e.account_sid,
+      type: (e: SandboxEvent) => e.type,
+      resource: (e: SandboxEvent) => e.resource_sid,
+    },
   },
   calls: {
     name: "calls",
@@ -88,12 +92,23 @@ const definitions = {
       account: (c: Call) => c.account_sid,
       parent: (c: Call) => c.parent_call_sid,
       status: (c: Call) => c.status,
+      accountStatus: (c: Call) => compoundKey(c.account_sid, c.status),
+      direction: (c: Call) => c.direction,
+      from: (c: Call) => c.from,
+      to: (c: Call) => c.to,
     },
   },
   messages: {
     name: "messages",
     id: (m: Message) => m.sid,
-    indexes: { account: (m: Message) => m.account_sid, status: (m: Message) => m.status },
+    indexes: {
+      account: (m: Message) => m.account_sid,
+      status: (m: Message) => m.status,
+      accountStatus: (m: Message) => compoundKey(m.account_sid, m.status),
+      direction: (m: Message) => m.direction,
+      from: (m: Message) => m.from,
+      to: (m: Message) => m.to,
+    },
   },
   recordings: {
     name: "recordings",
@@ -134,7 +149,10 @@ const definitions = {
   ledger: {
     name: "ledger",
     id: (e: LedgerEntry) => e.sid,
-    indexes: { account: (e: LedgerEntry) => e.account_sid },
+    indexes: {
+      account: (e: LedgerEntry) => e.account_sid,
+      category: (e: LedgerEntry) => compoundKey(e.account_sid, e.category),
+    },
   },
   conferences: {
     name: "conferences",

@@ -1,4 +1,7 @@
-// One in-memory table: rows by id in insertion order, plus secondary indexes for list filters.
+// One in-memory table: rows by id, kept in insertion order, plus secondary indexes that stay sorted for list filters.
+
+import { OrderedIds } from "./ordered-ids.js";
+import { BTree } from "./sorted-tree.js";
 
 /** Reads the key(s) a row is filed under in one index; null/undefined leaves it out of that index. */
 export type IndexKey<T> = (row: T) => string | null | undefined;
@@ -17,15 +20,31 @@ export type TableChange =
 /** Called on every change: the undo for a transaction's rollback, and the change itself for subscribers. */
 export type UndoRecorder = (undo: () => void, change: TableChange) => void;
 
+/** The key of a compound index: its parts joined by a character no sid, number or status contains. */
+export const compoundKey = (...parts: (string | null | undefined)[]): string | null =>
+  parts.some((part) => part === null || part === undefined) ? null : parts.join("\u0000");
+
+export interface ScanOptions {
+  /** Walk one index bucket (with `key`) instead of the whole table. */
+  index?: string;
+  key?: string;
+  /** Newest first. */
+  reverse?: boolean;
+  /** Start after this row's id (before it when reversed): a page token. Ignored when the row is gone. */
+  after?: string;
+}
+
 export class Table<T> {
   readonly name: string;
   private readonly idOf: (row: T) => string;
   private readonly rows = new Map<string, T>();
-  /** Insertion order of each id, so index lookups list rows oldest first even after updates. */
-  private readonly order = new Map<string, number>();
-  private nextOrder = 0;
+  /** Each id's insertion position, so every index lists rows oldest first even after updates. */
+  private readonly position = new Map<string, number>();
+  /** Rows by position: the table's own order, walked by `all()` and `scan()`. */
+  private readonly byPosition = new BTree<number, T>();
+  private nextPosition = 0;
   private readonly indexDefs: [string, IndexKey<T>][];
-  private readonly indexes = new Map<string, Map<string, Set<string>>>();
+  private readonly indexes = new Map<string, Map<string, OrderedIds>>();
   private readonly recordUndo: UndoRecorder;
 
   constructor(definition: TableDefinition<T>, recordUndo: UndoRecorder) {
@@ -50,38 +69,69 @@ export class Table<T> {
 
   /** Every row, oldest first. */
   all(): T[] {
-    return [...this.rows.values()];
+    return this.byPosition.valuesArray();
   }
 
   /** Rows filed under `key` in index `index`, oldest first. */
   where(index: string, key: string): T[] {
-    const ids = this.indexes.get(index);
-    if (!ids) throw new Error(`table ${this.name} has no index ${index}`);
-    const set = ids.get(key);
-    if (!set) return [];
-    const sorted = [...set].sort((a, b) => this.order.get(a)! - this.order.get(b)!);
-    return sorted.map((id) => this.rows.get(id)!);
+    return [...this.scan({ index, key })];
   }
 
-  /** The single row filed under `key` (for unique indexes such as a phone number). */
+  /** How many rows are filed under `key` in index `index`, without reading them. */
+  count(index: string, key: string): number {
+    return this.bucket(index, key)?.size ?? 0;
+  }
+
+  /** The oldest row filed under `key` (for unique indexes such as a phone number). */
   findOne(index: string, key: string): T | undefined {
-    return this.where(index, key)[0];
+    const first = this.bucket(index, key)?.first();
+    return first === undefined ? undefined : this.byPosition.get(first);
+  }
+
+  /** The newest row filed under `key` (a running balance's latest entry). */
+  latest(index: string, key: string): T | undefined {
+    const last = this.bucket(index, key)?.last();
+    return last === undefined ? undefined : this.byPosition.get(last);
+  }
+
+  /** The oldest row of the table. */
+  oldest(): T | undefined {
+    const first = this.byPosition.minKey();
+    return first === undefined ? undefined : this.byPosition.get(first);
+  }
+
+  /**
+   * Rows in table order (or one index bucket's), read lazily: a list page stops reading once it has its
+   * rows, so its cost does not grow with the table. Do not change the table while a scan is under way.
+   */
+  *scan(options: ScanOptions = {}): Generator<T> {
+    const reverse = options.reverse ?? false;
+    const after = options.after === undefined ? undefined : this.position.get(options.after);
+    if (options.index !== undefined) {
+      const bucket = this.bucket(options.index, options.key ?? "");
+      if (!bucket) return;
+      for (const position of bucket.walk(reverse, after)) yield this.byPosition.get(position)!;
+      return;
+    }
+    const tree = this.byPosition;
+    const start = reverse
+      ? after === undefined
+        ? tree.maxKey()
+        : tree.nextLowerKey(after)
+      : after === undefined
+        ? tree.minKey()
+        : tree.nextHigherKey(after);
+    if (start === undefined) return;
+    if (reverse) for (const [, row] of tree.entriesReversed(start)) yield row;
+    else for (const [, row] of tree.entries(start)) yield row;
   }
 
   insert(row: T): T {
     const id = this.idOf(row);
     if (this.rows.has(id)) throw new Error(`duplicate id ${id} in ${this.name}`);
-    this.rows.set(id, row);
-    this.order.set(id, this.nextOrder++);
-    this.addToIndexes(id, row);
-    this.recordUndo(
-      () => {
-        this.removeFromIndexes(id, row);
-        this.rows.delete(id);
-        this.order.delete(id);
-      },
-      { table: this.name, op: "put", row },
-    );
+    const position = this.nextPosition++;
+    this.put(id, position, row);
+    this.recordUndo(() => this.remove(id, position, row), { table: this.name, op: "put", row });
     return row;
   }
 
@@ -90,84 +140,89 @@ export class Table<T> {
     const id = this.idOf(row);
     const previous = this.rows.get(id);
     if (previous === undefined) throw new Error(`no row ${id} in ${this.name}`);
-    this.removeFromIndexes(id, previous);
-    this.rows.set(id, row);
-    this.addToIndexes(id, row);
-    this.recordUndo(
-      () => {
-        this.removeFromIndexes(id, row);
-        this.rows.set(id, previous);
-        this.addToIndexes(id, previous);
-      },
-      { table: this.name, op: "put", row },
-    );
+    const position = this.position.get(id)!;
+    this.swap(id, position, previous, row);
+    this.recordUndo(() => this.swap(id, position, row, previous), { table: this.name, op: "put", row });
     return row;
   }
 
   delete(id: string): T | undefined {
     const previous = this.rows.get(id);
     if (previous === undefined) return undefined;
-    const position = this.order.get(id)!;
-    const keys = [...this.rows.keys()];
-    this.removeFromIndexes(id, previous);
-    this.rows.delete(id);
-    this.order.delete(id);
-    this.recordUndo(
-      () => {
-        // Put the row back where it was so list order survives a rollback.
-        const rows = keys
-          .map((key) => (key === id ? previous : this.rows.get(key)))
-          .filter((r) => r !== undefined);
-        const orders = new Map(this.order);
-        orders.set(id, position);
-        this.load(rows as T[]);
-        for (const [key, value] of orders) {
-          this.order.set(key, value);
-          this.nextOrder = Math.max(this.nextOrder, value + 1);
-        }
-      },
-      { table: this.name, op: "delete", id },
-    );
+    const position = this.position.get(id)!;
+    this.remove(id, position, previous);
+    // A rollback puts the row back at its old position, so list order survives it.
+    this.recordUndo(() => this.put(id, position, previous), { table: this.name, op: "delete", id });
     return previous;
   }
 
-  /** Replaces the whole contents (restore, rollback of a delete). Does not record undo. */
-  load(rows: T[]): void {
+  /** Replaces the whole contents (restore, reset). Does not record undo. */
+  load(rows: Iterable<T>): void {
     this.rows.clear();
-    this.order.clear();
-    this.nextOrder = 0;
+    this.position.clear();
+    this.byPosition.clear();
+    this.nextPosition = 0;
     for (const index of this.indexes.values()) index.clear();
-    for (const row of rows) {
-      const id = this.idOf(row);
-      this.rows.set(id, row);
-      this.order.set(id, this.nextOrder++);
-      this.addToIndexes(id, row);
+    for (const row of rows) this.append(row);
+  }
+
+  /** Adds one row at the end without recording undo (restore streams rows in through this). */
+  append(row: T): void {
+    const id = this.idOf(row);
+    if (this.rows.has(id)) throw new Error(`duplicate id ${id} in ${this.name}`);
+    this.put(id, this.nextPosition++, row);
+  }
+
+  private bucket(index: string, key: string): OrderedIds | undefined {
+    const buckets = this.indexes.get(index);
+    if (!buckets) throw new Error(`table ${this.name} has no index ${index}`);
+    return buckets.get(key);
+  }
+
+  private put(id: string, position: number, row: T): void {
+    this.rows.set(id, row);
+    this.position.set(id, position);
+    this.byPosition.set(position, row);
+    for (const [name, keyOf] of this.indexDefs) this.file(name, keyOf(row), position);
+  }
+
+  private remove(id: string, position: number, row: T): void {
+    this.rows.delete(id);
+    this.position.delete(id);
+    this.byPosition.delete(position);
+    for (const [name, keyOf] of this.indexDefs) this.unfile(name, keyOf(row), position);
+  }
+
+  private swap(id: string, position: number, from: T, to: T): void {
+    this.rows.set(id, to);
+    this.byPosition.set(position, to);
+    for (const [name, keyOf] of this.indexDefs) {
+      const before = keyOf(from);
+      const after = keyOf(to);
+      // Most updates leave most keys alone: touch only the indexes whose key moved.
+      if (before === after) continue;
+      this.unfile(name, before, position);
+      this.file(name, after, position);
     }
   }
 
-  private addToIndexes(id: string, row: T): void {
-    for (const [name, keyOf] of this.indexDefs) {
-      const key = keyOf(row);
-      if (key === null || key === undefined) continue;
-      const index = this.indexes.get(name)!;
-      let set = index.get(key);
-      if (!set) {
-        set = new Set();
-        index.set(key, set);
-      }
-      set.add(id);
+  private file(index: string, key: string | null | undefined, position: number): void {
+    if (key === null || key === undefined) return;
+    const buckets = this.indexes.get(index)!;
+    let bucket = buckets.get(key);
+    if (!bucket) {
+      bucket = new OrderedIds();
+      buckets.set(key, bucket);
     }
+    bucket.add(position);
   }
 
-  private removeFromIndexes(id: string, row: T): void {
-    for (const [name, keyOf] of this.indexDefs) {
-      const key = keyOf(row);
-      if (key === null || key === undefined) continue;
-      const index = this.indexes.get(name)!;
-      const set = index.get(key);
-      if (!set) continue;
-      set.delete(id);
-      if (set.size === 0) index.delete(key);
-    }
+  private unfile(index: string, key: string | null | undefined, position: number): void {
+    if (key === null || key === undefined) return;
+    const buckets = this.indexes.get(index)!;
+    const bucket = buckets.get(key);
+    if (!bucket) return;
+    bucket.delete(position);
+    if (bucket.size === 0) buckets.delete(key);
   }
 }

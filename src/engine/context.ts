@@ -3,6 +3,7 @@ import type { IdGenerator } from "../domain/ids.js";
 import type { Store } from "../domain/store.js";
 import type { WebhookSender } from "../webhooks/contract.js";
 import type { Clock } from "./clock.js";
+import type { EventRetention } from "./events.js";
 import type { FaultRegistry } from "./faults.js";
 
 export interface EngineContext {
@@ -13,4 +14,6 @@ export interface EngineContext {
   readonly faults?: FaultRegistry;
   /** Requests to customers' URLs: markup fetches now, callbacks queued (src/webhooks/contract.ts). */
   readonly webhooks?: WebhookSender;
+  /** How many carrier events are kept and for how long (src/engine/events.ts has the defaults). */
+  readonly eventRetention?: EventRetention;
 }

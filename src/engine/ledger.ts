@@ -1,6 +1,7 @@
-// The wallet: one balance per account in integer cents, every change a ledger entry; the balance is the ledger's sum.
+// The wallet: one balance per account in integer cents, every change a ledger entry carrying the running balance after it.
 import type { LedgerEntry } from "../domain/carrier-records.js";
 import { errors } from "../domain/errors.js";
+import { compoundKey } from "../domain/table.js";
 import type { EngineContext } from "./context.js";
 import { recordEvent } from "./events.js";
 
@@ -18,16 +19,21 @@ export interface ChargeInput extends LedgerInput {
   resource_sid?: string | null | undefined;
 }
 
-/** The account's balance in cents: the running balance of its newest entry (0 with no entries). */
+/**
+ * The account's balance in cents: the running balance of its newest entry (0 with no entries), read from
+ * the end of the account's index without walking its history.
+ */
 export function balanceOf(ctx: EngineContext, accountSid: string): number {
-  const entries = ctx.store.ledger.where("account", accountSid);
-  return entries.length === 0 ? 0 : entries[entries.length - 1]!.balance_cents;
+  return ctx.store.ledger.latest("account", accountSid)?.balance_cents ?? 0;
 }
 
 /** The account's entries, newest first, optionally of one category. */
 export function listTransactions(ctx: EngineContext, accountSid: string, category?: string): LedgerEntry[] {
-  const entries = ctx.store.ledger.where("account", accountSid).reverse();
-  return category === undefined ? entries : entries.filter((e) => e.category === category);
+  const entries =
+    category === undefined
+      ? ctx.store.ledger.scan({ index: "account", key: accountSid, reverse: true })
+      : ctx.store.ledger.scan({ index: "category", key: compoundKey(accountSid, category)!, reverse: true });
+  return [...entries];
 }
 
 /** Adds credit to the wallet. */

@@ -14,7 +14,7 @@ import type { RouteServices } from "../services.js";
 import { accountBase, accountPath, apiVersion } from "./base.js";
 import { dateFilter, dateFilterQuery } from "./date-filters.js";
 import { formBoolean, formE164, formMethod, formUrl } from "./form-fields.js";
-import { listEnvelope, listSchema, pagingQuery } from "./paging.js";
+import { listEnvelope, listSchema, pagingQuery, walkListPage } from "./paging.js";
 import { equals, queryFilters } from "./query-filters.js";
 
 const collection = `${accountBase}/Calls`;
@@ -207,6 +207,15 @@ const updateParams = z.object({
     .optional(),
 });
 
+/** The indexes a call list walks, most selective first; the date filters are tested along the walk. */
+const callListIndexes = {
+  parent: ["ParentCallSid"],
+  to: ["To"],
+  from: ["From"],
+  accountStatus: ["AccountSid", "Status"],
+  account: ["AccountSid"],
+};
+
 const listQuery = z.object({
   ...pagingQuery,
   To: z.string().optional(),
@@ -261,13 +270,23 @@ export const callRoutes = [
       });
       const started = dateFilter(query, "StartTime");
       const ended = dateFilter(query, "EndTime");
-      const records = services.engine.store.calls
-        .where("account", accountSid)
-        .filter(
-          (c) =>
-            given.matches(c) && started.matches(c.start_time ?? c.created_at) && ended.matches(c.end_time),
-        )
-        .reverse();
+      const records = walkListPage(
+        services.engine.store.calls,
+        callListIndexes,
+        {
+          AccountSid: accountSid,
+          To: query.To,
+          From: query.From,
+          ParentCallSid: query.ParentCallSid,
+          Status: query.Status,
+        },
+        (c) =>
+          c.account_sid === accountSid &&
+          given.matches(c) &&
+          started.matches(c.start_time ?? c.created_at) &&
+          ended.matches(c.end_time),
+        query,
+      );
       return twilioJson(
         200,
         listEnvelope({

@@ -11,7 +11,7 @@ import type { RouteServices } from "../services.js";
 import { accountBase, accountPath, apiVersion } from "./base.js";
 import { dateFilter, dateFilterQuery } from "./date-filters.js";
 import { formE164, formMethod, formUrl } from "./form-fields.js";
-import { listEnvelope, listSchema, pagingQuery } from "./paging.js";
+import { listEnvelope, listSchema, pagingQuery, walkListPage } from "./paging.js";
 import { equals, queryFilters } from "./query-filters.js";
 
 const collection = `${accountBase}/Messages`;
@@ -119,6 +119,9 @@ const updateParams = z.object({
   Status: z.enum(["canceled"], { error: "must be canceled" }).optional(),
 });
 
+/** The indexes a message list walks, most selective first; the DateSent filters are tested along the walk. */
+const messageListIndexes = { to: ["To"], from: ["From"], account: ["AccountSid"] };
+
 const listQuery = z.object({
   ...pagingQuery,
   To: z.string().optional(),
@@ -161,10 +164,13 @@ export const messageRoutes = [
       const accountSid = params.AccountSid!;
       const given = queryFilters<Message>(query, { To: equals((m) => m.to), From: equals((m) => m.from) });
       const sent = dateFilter(query, "DateSent");
-      const records = services.engine.store.messages
-        .where("account", accountSid)
-        .filter((m) => given.matches(m) && sent.matches(m.date_sent))
-        .reverse();
+      const records = walkListPage(
+        services.engine.store.messages,
+        messageListIndexes,
+        { AccountSid: accountSid, To: query.To, From: query.From },
+        (m) => m.account_sid === accountSid && given.matches(m) && sent.matches(m.date_sent),
+        query,
+      );
       return twilioJson(
         200,
         listEnvelope({

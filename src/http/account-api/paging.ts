@@ -1,5 +1,7 @@
 // Twilio's list envelope: Page (0-indexed), PageSize (default 50, at most 1000) and relative page URIs.
 import { z } from "zod";
+import type { Table } from "../../domain/table.js";
+import { chooseIndex, type ListIndexes, walkPage, walkTable } from "../list-walk.js";
 import { buildQuery } from "../params.js";
 
 export const maxPageSize = 1000;
@@ -24,6 +26,36 @@ export const pagingQuery = {
 export interface PageRequest {
   Page: number;
   PageSize: number;
+  PageToken?: string | undefined;
+}
+
+/** One page read lazily, and whether another follows. */
+export interface WalkedListPage<T> {
+  rows: T[];
+  more: boolean;
+}
+
+/**
+ * One page of an account's list, newest first, walking the index that covers the most given filters and
+ * stopping after the page. A `PageToken` of `PA<sid>` (what `next_page_uri` carries) starts right after
+ * that record, so following next-page links never re-reads earlier pages; a bare `Page` skips them.
+ */
+export function walkListPage<T>(
+  table: Table<T>,
+  indexes: ListIndexes,
+  values: Readonly<Record<string, string | undefined>>,
+  matches: ((row: T) => boolean) | undefined,
+  page: PageRequest,
+): WalkedListPage<T> {
+  const choice = chooseIndex(indexes, (name) => values[name]);
+  const token = page.PageToken?.startsWith("PA") ? page.PageToken.slice(2) : undefined;
+  const after = token !== undefined && table.has(token) ? token : undefined;
+  const walk = walkTable(table, choice, true, after);
+  return walkPage(walk, {
+    skip: after === undefined ? page.Page * page.PageSize : 0,
+    take: page.PageSize,
+    matches,
+  });
 }
 
 export interface ListPage<T> {
@@ -34,8 +66,8 @@ export interface ListPage<T> {
   /** Filters echoed into every page URI, in request order. */
   filters: [string, string][];
   page: PageRequest;
-  /** Every matching record, in list order. */
-  records: T[];
+  /** Every matching record, in list order, or the page already walked (see `walkListPage`). */
+  records: T[] | WalkedListPage<T>;
   render: (record: T) => unknown;
   /** The sid of a record, for PageToken values. */
   sidOf: (record: T) => string;
@@ -44,10 +76,11 @@ export interface ListPage<T> {
 export function listEnvelope<T>(list: ListPage<T>): Record<string, unknown> {
   const { Page: page, PageSize: size } = list.page;
   const start = page * size;
-  const slice = list.records.slice(start, start + size);
+  const records = list.records;
+  const slice = Array.isArray(records) ? records.slice(start, start + size) : records.rows;
   const uriFor = (p: number, token?: string) =>
     `${list.path}?${buildQuery([...list.filters, ["PageSize", size], ["Page", p], ...(token ? ([["PageToken", token]] as [string, string][]) : [])])}`;
-  const hasNext = start + size < list.records.length;
+  const hasNext = Array.isArray(records) ? start + size < records.length : records.more;
   const last = slice[slice.length - 1];
   const first = slice[0];
   return {

@@ -17,7 +17,7 @@ import {
   singleDocument,
   singleDocumentSchema,
 } from "./document.js";
-import { type ListFilters, listRecords } from "./list-filters.js";
+import { type ListFilters, listPage } from "./list-filters.js";
 
 const collection = `${carrierBase}/accounts`;
 const instance = `${collection}/:id`;
@@ -69,7 +69,7 @@ const updateBody = z.object({
 });
 
 const listFilters: ListFilters<Account> = {
-  indexes: { "filter[status]": "status" },
+  indexes: { status: ["filter[status]"] },
   equal: { "filter[status]": (a) => a.status },
 };
 
@@ -99,7 +99,7 @@ export const carrierAccountRoutes = [
     response: collectionDocumentSchema(accountResource),
     query: z.strictObject({ ...pagingQuery, "filter[status]": z.enum(accountStatuses).optional() }),
     handle({ query, services }) {
-      const records = listRecords(services.engine.store.accounts, query, listFilters);
+      const records = listPage(services.engine.store.accounts, query, listFilters);
       return listDocument(collection, query, records, renderAccount);
     },
   }),

@@ -96,7 +96,8 @@ export interface CollectionPage<T> {
   filters: [string, string][];
   page: number;
   perPage: number;
-  records: T[];
+  /** Every matching record (sliced here), or one page already walked with the total it counted. */
+  records: T[] | { rows: T[]; total: number };
   render: (record: T) => ResourceObject;
   /** The page-size parameter echoed into links (`per_page`, or `limit` for balance transactions). */
   sizeParam?: string;
@@ -106,11 +107,13 @@ export interface CollectionPage<T> {
 
 export function collectionDocument<T>(list: CollectionPage<T>): SandboxResponse {
   const { page, perPage, records } = list;
-  const total = records.length;
+  const total = Array.isArray(records) ? records.length : records.total;
   const lastPage = Math.max(0, Math.ceil(total / perPage) - 1);
   const link = (p: number) =>
     `${list.path}?${buildQuery([...list.filters, ["page", p], [list.sizeParam ?? "per_page", perPage]])}`;
-  const slice = records.slice(page * perPage, page * perPage + perPage);
+  const slice = Array.isArray(records)
+    ? records.slice(page * perPage, page * perPage + perPage)
+    : records.rows;
   return jsonApi(200, {
     jsonapi: jsonApiVersion,
     data: slice.map(list.render),
@@ -129,7 +132,7 @@ export function collectionDocument<T>(list: CollectionPage<T>): SandboxResponse 
 export function listDocument<T>(
   path: string,
   query: Readonly<Record<string, unknown>> & { page: number; per_page: number },
-  records: T[],
+  records: T[] | { rows: T[]; total: number },
   render: (record: T) => ResourceObject,
 ): SandboxResponse {
   return collectionDocument({

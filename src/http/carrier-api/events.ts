@@ -18,7 +18,7 @@ import {
   singleDocument,
   singleDocumentSchema,
 } from "./document.js";
-import { type ListFilters, listRecords } from "./list-filters.js";
+import { type ListFilters, listPage } from "./list-filters.js";
 import { renderMessage } from "./messages.js";
 import { renderPhoneCall } from "./phone-calls.js";
 import { renderPhoneNumber } from "./phone-numbers.js";
@@ -107,7 +107,11 @@ const listQuery = z.strictObject({
 });
 
 const listFilters: ListFilters<SandboxEvent> = {
-  indexes: { "filter[account_id]": "account", "filter[type]": "type" },
+  indexes: {
+    resource: ["filter[resource_id]"],
+    account: ["filter[account_id]"],
+    type: ["filter[type]"],
+  },
   equal: {
     "filter[account_id]": (e) => e.account_sid,
     "filter[type]": (e) => e.type,
@@ -126,7 +130,7 @@ export const carrierEventRoutes = [
     query: listQuery,
     response: collectionDocumentSchema(eventResource),
     handle({ query, services }) {
-      const records = listRecords(services.engine.store.events, query, listFilters);
+      const records = listPage(services.engine.store.events, query, listFilters);
       return listDocument(collection, query, records, renderEvent);
     },
   }),

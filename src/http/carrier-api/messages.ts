@@ -18,7 +18,7 @@ import {
   singleDocument,
   singleDocumentSchema,
 } from "./document.js";
-import { type ListFilters, listRecords } from "./list-filters.js";
+import { type ListFilters, listPage } from "./list-filters.js";
 import { chargePrice } from "./phone-calls.js";
 
 const collection = `${carrierBase}/messages`;
@@ -107,7 +107,14 @@ const listQuery = z.strictObject({
 });
 
 const listFilters: ListFilters<Message> = {
-  indexes: { "filter[account_id]": "account", "filter[status]": "status" },
+  indexes: {
+    to: ["filter[to]"],
+    from: ["filter[from]"],
+    accountStatus: ["filter[account_id]", "filter[status]"],
+    account: ["filter[account_id]"],
+    status: ["filter[status]"],
+    direction: ["filter[direction]"],
+  },
   equal: {
     "filter[account_id]": (m) => m.account_sid,
     "filter[status]": (m) => m.status,
@@ -147,7 +154,7 @@ export const carrierMessageRoutes = [
     query: listQuery,
     response: collectionDocumentSchema(messageResource),
     handle({ query, services }) {
-      const records = listRecords(services.engine.store.messages, query, listFilters);
+      const records = listPage(services.engine.store.messages, query, listFilters);
       return listDocument(collection, query, records, renderMessage);
     },
   }),

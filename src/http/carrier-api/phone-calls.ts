@@ -19,7 +19,7 @@ import {
   singleDocument,
   singleDocumentSchema,
 } from "./document.js";
-import { type ListFilters, listRecords } from "./list-filters.js";
+import { type ListFilters, listPage } from "./list-filters.js";
 
 const collection = `${carrierBase}/phone_calls`;
 const instance = `${collection}/:id`;
@@ -95,7 +95,14 @@ const listQuery = z.strictObject({
 });
 
 const listFilters: ListFilters<Call> = {
-  indexes: { "filter[account_id]": "account", "filter[status]": "status" },
+  indexes: {
+    to: ["filter[to]"],
+    from: ["filter[from]"],
+    accountStatus: ["filter[account_id]", "filter[status]"],
+    account: ["filter[account_id]"],
+    status: ["filter[status]"],
+    direction: ["filter[direction]"],
+  },
   equal: {
     "filter[account_id]": (c) => c.account_sid,
     "filter[status]": (c) => c.status,
@@ -129,7 +136,7 @@ export const carrierPhoneCallRoutes = [
     query: listQuery,
     response: collectionDocumentSchema(phoneCallResource),
     handle({ query, services }) {
-      const records = listRecords(services.engine.store.calls, query, listFilters);
+      const records = listPage(services.engine.store.calls, query, listFilters);
       return listDocument(collection, query, records, renderPhoneCall);
     },
   }),

@@ -30,7 +30,7 @@ import {
   singleDocument,
   singleDocumentSchema,
 } from "./document.js";
-import { type ListFilters, listRecords } from "./list-filters.js";
+import { type ListFilters, listPage } from "./list-filters.js";
 
 const collection = `${carrierBase}/phone_numbers`;
 const instance = `${collection}/:id`;
@@ -128,7 +128,11 @@ function findNumber(services: RouteServices, id: string, path: string): PhoneNum
 }
 
 const listFilters: ListFilters<PhoneNumber> = {
-  indexes: { "filter[account_id]": "account", "filter[country]": "country", "filter[status]": "status" },
+  indexes: {
+    account: ["filter[account_id]"],
+    country: ["filter[country]"],
+    status: ["filter[status]"],
+  },
   equal: {
     "filter[account_id]": (n) => n.account_sid,
     "filter[country]": (n) => n.country,
@@ -165,7 +169,7 @@ export const carrierPhoneNumberRoutes = [
     response: collectionDocumentSchema(phoneNumberResource),
     query: listQuery,
     handle({ query, services }) {
-      const records = listRecords(services.engine.store.phoneNumbers, query, listFilters);
+      const records = listPage(services.engine.store.phoneNumbers, query, listFilters);
       return listDocument(collection, query, records, renderPhoneNumber);
     },
   }),

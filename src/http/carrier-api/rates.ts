@@ -17,7 +17,7 @@ import {
   singleDocument,
   singleDocumentSchema,
 } from "./document.js";
-import { type ListFilters, listRecords } from "./list-filters.js";
+import { type ListFilters, listPage } from "./list-filters.js";
 
 const collection = `${carrierBase}/rates`;
 const instance = `${collection}/:id`;
@@ -91,7 +91,7 @@ const listQuery = z.strictObject({
 });
 
 const listFilters: ListFilters<Rate> = {
-  indexes: { "filter[category]": "category" },
+  indexes: { category: ["filter[category]"] },
   equal: { "filter[category]": (r) => r.category, "filter[country]": (r) => r.country },
   // An unencoded "+" arrives as a space (see `numberFilter`).
   match: { "filter[prefix]": (r, prefix) => r.prefix === prefix.replace(/^ (?=\d)/, "+") },
@@ -122,7 +122,7 @@ export const carrierRateRoutes = [
     query: listQuery,
     response: collectionDocumentSchema(rateResource),
     handle({ query, services }) {
-      const records = listRecords(services.engine.store.rates, query, listFilters);
+      const records = listPage(services.engine.store.rates, query, listFilters);
       return listDocument(collection, query, records, renderRate);
     },
   }),

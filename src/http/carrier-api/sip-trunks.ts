@@ -26,7 +26,7 @@ import {
   toManyInput,
   toOneInput,
 } from "./document.js";
-import { type ListFilters, listRecords } from "./list-filters.js";
+import { type ListFilters, listPage } from "./list-filters.js";
 import { phoneCallResource, renderPhoneCall } from "./phone-calls.js";
 
 const collection = `${carrierBase}/sip_trunks`;
@@ -126,7 +126,7 @@ const links = (input: z.infer<typeof relationships>) => ({
 });
 
 const listFilters: ListFilters<SipTrunk> = {
-  indexes: { "filter[account_id]": "account" },
+  indexes: { account: ["filter[account_id]"] },
   equal: { "filter[account_id]": (t) => t.account_sid },
 };
 
@@ -162,7 +162,7 @@ export const carrierSipTrunkRoutes = [
       return listDocument(
         collection,
         query,
-        listRecords(services.engine.store.sipTrunks, query, listFilters),
+        listPage(services.engine.store.sipTrunks, query, listFilters),
         renderSipTrunk,
       );
     },

@@ -15,7 +15,7 @@ import {
   singleDocument,
   singleDocumentSchema,
 } from "./document.js";
-import { type ListFilters, listRecords } from "./list-filters.js";
+import { type ListFilters, listPage } from "./list-filters.js";
 
 const collection = `${carrierBase}/tts_events`;
 
@@ -63,7 +63,7 @@ const listQuery = z.strictObject({
 });
 
 const listFilters: ListFilters<TtsEvent> = {
-  indexes: { "filter[phone_call_id]": "call", "filter[account_id]": "account" },
+  indexes: { call: ["filter[phone_call_id]"], account: ["filter[account_id]"] },
   equal: {
     "filter[account_id]": (t) => t.account_sid,
     "filter[phone_call_id]": (t) => t.call_sid,
@@ -82,7 +82,7 @@ export const carrierTtsEventRoutes = [
     query: listQuery,
     response: collectionDocumentSchema(ttsEventResource),
     handle({ query, services }) {
-      const records = listRecords(services.engine.store.ttsEvents, query, listFilters);
+      const records = listPage(services.engine.store.ttsEvents, query, listFilters);
       return listDocument(collection, query, records, renderTtsEvent);
     },
   }),
