@@ -81,11 +81,11 @@ describe("table indexes", () => {
     const table = new Table<Row>({ name: "rows", id: (r) => r.sid, indexes: keysOf }, () => {});
     for (let n = 0; n < 600; n++)
       table.insert({ sid: `r${n}`, account: "AC1", status: n % 2 ? "odd" : "even" });
-    const after = (sid: string, reverse: boolean) =>
+    const evenAfter = (sid: string, reverse: boolean) =>
       [...table.scan({ index: "status", key: "even", after: sid, reverse })].slice(0, 3).map((r) => r.sid);
-    expect(after("r4", false)).toEqual(["r6", "r8", "r10"]);
-    expect(after("r5", false)).toEqual(["r6", "r8", "r10"]);
-    expect(after("r590", true)).toEqual(["r588", "r586", "r584"]);
+    expect(evenAfter("r4", false)).toEqual(["r6", "r8", "r10"]);
+    expect(evenAfter("r5", false)).toEqual(["r6", "r8", "r10"]);
+    expect(evenAfter("r590", true)).toEqual(["r588", "r586", "r584"]);
     expect([...table.scan({ after: "r597" })].map((r) => r.sid)).toEqual(["r598", "r599"]);
     expect([...table.scan({ after: "r2", reverse: true })].map((r) => r.sid)).toEqual(["r1", "r0"]);
   });
