@@ -1,9 +1,11 @@
 // `npm run bench`: every benchmark, one after the other, each printing its own two figures and their ratio.
+// `npm run bench -- soak` runs only the 15-minute soak (bench/soak.ts) instead.
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { type BenchResult, fmt, repoRoot, verdict } from "./lib.js";
 import { benchScenarios, type ScenarioBenchResult } from "./scenarios.js";
 import { benchServer } from "./server-vs-bare.js";
+import { benchSoak } from "./soak.js";
 import { benchWebhooks } from "./webhook-delivery.js";
 
 /** The MSW benchmark measures in-process, so it gets a fresh process of its own rather than this one. */
@@ -23,6 +25,11 @@ function runMswBenchmark(): Promise<BenchResult> {
       else reject(new Error(`the MSW benchmark exited with ${code} and no result`));
     });
   });
+}
+
+if (process.argv.includes("soak")) {
+  const soak = await benchSoak();
+  process.exit(soak.ok ? 0 : 1);
 }
 
 const results: BenchResult[] = [];
