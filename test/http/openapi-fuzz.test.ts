@@ -1,7 +1,7 @@
 // "No 5xx", standing: every operation of the OpenAPI document fuzzed with hostile input; answers stay 4xx or
 // better, match the document, and a refused request changes no state.
 import fc from "fast-check";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Handle } from "../../src/http/handle.js";
 import { buildOpenApiDocument, type Operation } from "../../src/http/openapi-document.js";
 import { routes } from "../../src/http/routes.js";
