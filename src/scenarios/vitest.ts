@@ -24,9 +24,12 @@ export interface ScenarioCase {
   skip?: string;
   /**
    * Plays the scenario. With vitest's test context (`test.for`), a skipped scenario is reported skipped;
-   * without one it throws, so filter those out first (`.filter((s) => !s.skip)`).
+   * without one it throws, so filter those out first (`.filter((s) => !s.skip)`). Resolves to nothing, as
+   * vitest 4 and 5 type a test function's result (`Awaitable<void>`).
    */
-  run(context?: { skip(note?: string): void }): Promise<ScenarioResult>;
+  run(context?: { skip(note?: string): void }): Promise<void>;
+  /** As `run`, resolving to the result (for a test that looks further into it). */
+  play(context?: { skip(note?: string): void }): Promise<ScenarioResult>;
 }
 
 /** Thrown by `run()` when a scenario fails: the message is the pretty report, with expected, actual and timeline. */
@@ -65,25 +68,29 @@ export function scenarioTests(
       loadError = error.message;
     }
     const skip = loaded?.scenario.skip;
+    const play = async (context?: { skip(note?: string): void }): Promise<ScenarioResult> => {
+      if (!loaded) throw new Error(`the scenario does not load:\n${loadError}`);
+      if (skip) {
+        if (context) context.skip(skip);
+        throw new Error(`scenario "${loaded.scenario.name}" is marked skip: ${skip}`);
+      }
+      const target = typeof options.target === "function" ? options.target() : options.target;
+      const result = await playInFreshSandbox(loaded, {
+        target,
+        seed: options.seed,
+        sandbox: options.sandbox,
+      });
+      if (result.status === "skipped" && context) context.skip(result.skipReason);
+      if (result.status !== "passed") throw new ScenarioFailedError(result);
+      return result;
+    };
     return {
       name: loaded?.scenario.name ?? file,
       file,
       ...(skip ? { skip } : {}),
+      play,
       async run(context) {
-        if (!loaded) throw new Error(`the scenario does not load:\n${loadError}`);
-        if (skip) {
-          if (context) context.skip(skip);
-          throw new Error(`scenario "${loaded.scenario.name}" is marked skip: ${skip}`);
-        }
-        const target = typeof options.target === "function" ? options.target() : options.target;
-        const result = await playInFreshSandbox(loaded, {
-          target,
-          seed: options.seed,
-          sandbox: options.sandbox,
-        });
-        if (result.status === "skipped" && context) context.skip(result.skipReason);
-        if (result.status !== "passed") throw new ScenarioFailedError(result);
-        return result;
+        await play(context);
       },
     };
   });

@@ -1,4 +1,4 @@
-// The README's copy-paste test, as it stands there (readme-sync.test.ts keeps the two identical but for the import path).
+// The README's copy-paste test, as it stands there (code-blocks.test.ts keeps the two identical but for the import path).
 import { setupServer } from "msw/node";
 import twilio from "twilio";
 import { afterAll, beforeAll, beforeEach, expect, test } from "vitest";

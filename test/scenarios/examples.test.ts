@@ -33,7 +33,7 @@ describe("example scenarios", () => {
   });
 
   test.for(cases)("$name", async (scenario, context) => {
-    const result = await scenario.run(context);
+    const result = await scenario.play(context);
     expect(result.status).toBe("passed");
   });
 
@@ -42,7 +42,7 @@ describe("example scenarios", () => {
     const result = await scenarioTests("scenarios/customer-app-ivr.yaml", {
       cwd: repoRoot,
       target: app.url,
-    })[0]!.run();
+    })[0]!.play();
     expect(result.status).toBe("passed");
     expect(app.received.map((r) => r.path)).toContain("/voice/recorded");
   });

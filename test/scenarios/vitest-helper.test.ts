@@ -34,8 +34,9 @@ describe("scenarioTests", () => {
     ]);
   });
 
-  it("run() resolves with the result of a passing scenario", async () => {
-    expect((await cases()[0]!.run()).status).toBe("passed");
+  it("run() resolves for a passing scenario, and play() resolves with its result", async () => {
+    await expect(cases()[0]!.run()).resolves.toBeUndefined();
+    expect((await cases()[0]!.play()).status).toBe("passed");
   });
 
   it("run() throws the pretty report for a failing one", async () => {
