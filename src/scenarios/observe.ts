@@ -10,6 +10,8 @@ export interface Observer {
   idOf(sid: string): string | undefined;
   call(sid: string): Record<string, unknown> | undefined;
   children(sid: string): Record<string, unknown>[];
+  /** Every call of the account, oldest first. */
+  calls(): Record<string, unknown>[];
   recordings(): Record<string, unknown>[];
   transcriptions(): Record<string, unknown>[];
   messages(): Record<string, unknown>[];
@@ -56,6 +58,7 @@ export function createObserver(
       return row ? present(row) : undefined;
     },
     children: (sid) => core.store.calls.where("parent", sid).map(present),
+    calls: () => core.store.calls.where("account", accountSid).map(present),
     recordings: () =>
       core.store.recordings.where("account", accountSid).map((r) => {
         const { speech: _speech, ...rest } = r;

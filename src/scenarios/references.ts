@@ -1,4 +1,5 @@
 // Checks a scenario's cross-references and timing: call ids, agents, handler paths, step order.
+import { listForm, listNames } from "./expectations/check.js";
 import { callerActions, type Expectation, type Scenario, worldActions } from "./schema.js";
 
 export interface ReferenceProblem {
@@ -101,19 +102,22 @@ export function checkReferences(scenario: Scenario): ReferenceProblem[] {
     };
     for (const id of Object.keys(expect.calls ?? {})) ref(["calls", id], id);
     for (const id of Object.keys(expect.heard ?? {})) ref(["heard", id], id);
-    for (const list of [
-      "recordings",
-      "transcriptions",
-      "webhooks",
-      "requests",
-      "ledger",
-      "events",
-      "alerts",
-    ] as const) {
-      (expect[list] ?? []).forEach((entry, i) => {
-        ref([list, i, "call"], (entry as { call?: unknown }).call);
+    for (const list of listNames) {
+      const value = expect[list];
+      if (value === undefined) continue;
+      const { entries, at } = listForm(value);
+      entries.forEach((entry, i) => {
+        ref([list, ...at, i, "call"], entry.call);
       });
     }
+    const never = expect.never;
+    for (const id of Object.keys(never?.heard ?? {})) ref(["never", "heard", id], id);
+    for (const list of listNames)
+      (never?.[list] ?? []).forEach((entry, i) => {
+        const { call, after } = entry as { call?: unknown; after?: { call?: unknown } };
+        ref(["never", list, i, "call"], call);
+        ref(["never", list, i, "after", "call"], after?.call);
+      });
   };
 
   const times = worldStepTimes(scenario);

@@ -6,7 +6,13 @@ import { startStopwatch } from "../engine/clock.js";
 import type { SandboxCore } from "../sandbox.js";
 import { type ApiClient, createApiClient, must, StepRefused } from "./api-client.js";
 import { type CallerScript, compileCaller, type PartyMark } from "./caller-script.js";
-import { type CheckContext, callContext, checkExpectation, heardItems } from "./expectations/check.js";
+import {
+  type CheckContext,
+  callContext,
+  checkExpectation,
+  checkUnexpectedAlerts,
+  heardItems,
+} from "./expectations/check.js";
 import { mismatches } from "./expectations/match.js";
 import { createHandlerHost, type HandlerHost, scenarioBaseUrl } from "./handlers.js";
 import type { LoadedScenario } from "./load.js";
@@ -459,6 +465,13 @@ export async function playScenario(
     if (!player.aborted) {
       player.checkHeardSteps();
       if (scenario.expect) player.failures.push(...checkExpectation(check, scenario.expect, ["expect"]));
+      const expectations = [
+        ...scenario.steps.flatMap((s) => (s.expect ? [s.expect] : [])),
+        ...(scenario.expect ? [scenario.expect] : []),
+      ];
+      // An alerts expectation that failed has reported the alerts already.
+      if (!player.failures.some((f) => /(^|\.)alerts(\.|$)/.test(f.path)))
+        player.failures.push(...checkUnexpectedAlerts(check, expectations, scenario.allow_alerts));
     }
     options.onFinished?.(core);
     const trace = observer.requests("all").map((r) => ({

@@ -1,7 +1,11 @@
 // The scenario file format as zod schemas: setup, steps on the virtual clock, and expectations.
 import { z } from "zod";
-import { callStatuses } from "../domain/call.js";
-import { recordingSources } from "../domain/recording.js";
+import { callSchema, callStatuses } from "../domain/call.js";
+import { ledgerEntrySchema } from "../domain/carrier-records.js";
+import { eventSchema } from "../domain/event.js";
+import { messageSchema } from "../domain/message.js";
+import { recordingSchema, recordingSources } from "../domain/recording.js";
+import { transcriptionSchema } from "../domain/transcription.js";
 import { durationField } from "../engine/duration.js";
 import { listeningVerbs, partyBehaviourSchema } from "../engine/party-behaviour.js";
 
@@ -113,25 +117,81 @@ export const ringGroupSetupSchema = z.strictObject({
 
 // ---- expectations ---------------------------------------------------------------------------------
 
-/** Fields to compare; any field of the record may be named (partial match). */
-const partial = <T extends z.core.$ZodLooseShape>(shape: T) => z.looseObject(shape);
+type Shape = Record<string, z.ZodType>;
 
-export const callExpectationSchema = partial({
+/** "did you mean" for a typo'd field: the known key closest in spelling, when one is close. */
+function closestKey(key: string, known: readonly string[]): string | undefined {
+  const distance = (a: string, b: string) => {
+    const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= a.length; i++) {
+      let diagonal = row[0]!;
+      row[0] = i;
+      for (let j = 1; j <= b.length; j++) {
+        const above = row[j]!;
+        row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
+        diagonal = above;
+      }
+    }
+    return row[b.length]!;
+  };
+  let best: { key: string; d: number } | undefined;
+  for (const candidate of known) {
+    const d = distance(key, candidate);
+    if (!best || d < best.d) best = { key: candidate, d };
+  }
+  return best && best.d <= Math.max(1, Math.floor(key.length / 3)) ? best.key : undefined;
+}
+
+/** A strict object whose unknown keys are named with the closest known one (a typo is a load error). */
+function strictFields<T extends Shape>(what: string, shape: T) {
+  const known = Object.keys(shape);
+  return z.strictObject(shape, {
+    error: (issue) => {
+      if (issue.code !== "unrecognized_keys") return undefined;
+      return issue.keys
+        .map((key) => {
+          const near = closestKey(key, known);
+          return `unknown field "${key}" of ${what}${near ? ` (did you mean "${near}"?)` : ""}`;
+        })
+        .join("; ");
+    },
+  });
+}
+
+/**
+ * Fields of a stored record an expectation may name: every field of its domain schema (compared as the
+ * record has it), the typed ones given here, and nothing else, so a misspelt field fails when the file loads.
+ */
+function recordFields<K extends string, T extends Shape>(
+  domain: readonly K[],
+  typed: T,
+): { [key in Exclude<K, keyof T>]: z.ZodOptional<z.ZodUnknown> } & T {
+  const shape: Shape = {};
+  for (const key of domain) shape[key] = z.unknown().optional();
+  return { ...shape, ...typed } as { [key in Exclude<K, keyof T>]: z.ZodOptional<z.ZodUnknown> } & T;
+}
+
+const countField = z
+  .number()
+  .int()
+  .min(1)
+  .optional()
+  .describe(
+    "This entry stands for exactly this many records, each after the one before (none others match it).",
+  );
+
+const callRef = callIdField.optional();
+
+const callFields = recordFields(callSchema.keyof().options, {
   status: z.enum(callStatuses).optional(),
   direction: z.enum(["inbound", "outbound-api", "outbound-dial"]).optional(),
   from: z.string().optional(),
   to: z.string().optional(),
   duration: z.number().int().optional(),
   price: z.string().nullable().optional(),
-  /** The call's child legs (from Dial), oldest first, as an ordered partial list. */
-  get children(): z.ZodOptional<z.ZodArray<typeof callExpectationSchema>> {
-    return z.array(callExpectationSchema).optional();
-  },
 });
 
-const callRef = callIdField.optional();
-
-export const recordingExpectationSchema = partial({
+const recordingFields = recordFields(recordingSchema.keyof().exclude(["speech"]).options, {
   call: callRef,
   source: z.enum(recordingSources).optional(),
   channels: z.number().int().min(1).max(2).optional(),
@@ -139,14 +199,14 @@ export const recordingExpectationSchema = partial({
   duration: z.number().int().optional(),
 });
 
-const segmentExpectation = partial({
+const segmentExpectation = strictFields("a transcription segment", {
   speaker: z.string().optional(),
   text: z.string().optional(),
   start_time: z.number().optional(),
   end_time: z.number().optional(),
 });
 
-export const transcriptionExpectationSchema = partial({
+const transcriptionFields = recordFields(transcriptionSchema.keyof().options, {
   call: callRef,
   status: z.enum(["in-progress", "completed", "failed"]).optional(),
   text: z.string().nullable().optional(),
@@ -154,7 +214,8 @@ export const transcriptionExpectationSchema = partial({
   segments: z.array(segmentExpectation).nullable().optional(),
 });
 
-export const messageExpectationSchema = partial({
+const messageFields = recordFields(messageSchema.keyof().options, {
+  call: callRef,
   direction: z.enum(["inbound", "outbound-api", "outbound-call", "outbound-reply"]).optional(),
   from: z.string().optional(),
   to: z.string().optional(),
@@ -163,7 +224,7 @@ export const messageExpectationSchema = partial({
 });
 
 /** A request the sandbox made to a customer URL. */
-export const requestExpectationSchema = z.strictObject({
+const requestFields = {
   url: z
     .string()
     .optional()
@@ -190,20 +251,19 @@ export const requestExpectationSchema = z.strictObject({
     .record(z.string(), scalar)
     .optional()
     .describe("Parameters that must be present with these values (others may be present too)."),
-});
+};
 
-export const heardExpectationSchema = z
-  .strictObject({
-    say: z.string().optional().describe("Text spoken by Say, exactly."),
-    play: z.string().optional().describe("A Play URL (absolute, or a path on the handlers base)."),
-    digits: z.string().optional().describe("DTMF tones played to the party (Play digits)."),
-    beep: z.literal(true).optional().describe("The beep before a Record."),
-  })
-  .refine((h) => [h.say, h.play, h.digits, h.beep].filter((v) => v !== undefined).length === 1, {
-    message: "name exactly one of say, play, digits or beep",
-  });
+const heardFields = {
+  say: z.string().optional().describe("Text spoken by Say, exactly."),
+  play: z.string().optional().describe("A Play URL (absolute, or a path on the handlers base)."),
+  digits: z.string().optional().describe("DTMF tones played to the party (Play digits)."),
+  beep: z.literal(true).optional().describe("The beep before a Record."),
+};
+const oneHeard = (h: Record<string, unknown>) =>
+  ["say", "play", "digits", "beep"].filter((k) => h[k] !== undefined).length === 1;
+const oneHeardMessage = { message: "name exactly one of say, play, digits or beep" };
 
-export const ledgerExpectationSchema = partial({
+const ledgerFields = recordFields(ledgerEntrySchema.keyof().options, {
   kind: z.string().optional(),
   category: z.string().optional(),
   amount_cents: z.number().int().optional(),
@@ -211,49 +271,126 @@ export const ledgerExpectationSchema = partial({
   call: callRef.describe("The call charged (resource_sid)."),
 });
 
-export const eventExpectationSchema = partial({
+const eventFields = recordFields(eventSchema.keyof().options, {
   type: z.string().optional(),
   call: callRef.describe("The call the event is about (resource_sid)."),
 });
 
-export const alertExpectationSchema = partial({
+const alertFields = {
+  at: z.string().optional().describe("Scenario time, e.g. +2.000s."),
   code: z.number().int().optional(),
   level: z.enum(["error", "warning"]).optional(),
+  message: z.string().optional(),
   call: callRef,
+};
+
+/** One entry of a list: the record's fields plus `count`. */
+const listEntry = <T extends Shape>(what: string, fields: T) =>
+  strictFields(what, { ...fields, count: countField });
+
+/**
+ * A list expectation: `[...]` names records that occur in this order (others may come between);
+ * `{ exactly: [...] }` (or `only`) says these are all the records of the kind, in this order.
+ */
+function listExpectation<E extends z.ZodType>(entry: E, what: string) {
+  return z.union(
+    [
+      z.array(entry),
+      z.strictObject({ exactly: z.array(entry).describe(`Every ${what}, in order, and nothing else.`) }),
+      z.strictObject({ only: z.array(entry).describe("The same as exactly.") }),
+    ],
+    { error: `must be a list of ${what} entries, or { exactly: [...] } for all of them and nothing else` },
+  );
+}
+
+/** An entry of `never`: no record matches it (after one that matches `after`, when given). */
+const neverEntry = <T extends Shape>(what: string, fields: T) =>
+  strictFields(what, {
+    ...fields,
+    after: strictFields(what, fields)
+      .optional()
+      .describe(
+        "Only records after the first one that matches this count (e.g. no callback after completed).",
+      ),
+  });
+
+const callEntry = listEntry("a call", callFields);
+export const callExpectationSchema = strictFields("a call", {
+  ...callFields,
+  children: listExpectation(callEntry, "child leg")
+    .optional()
+    .describe("The call's child legs (from Dial), oldest first."),
 });
 
-export const expectationSchema = z.strictObject({
+export const recordingExpectationSchema = listEntry("a recording", recordingFields);
+export const transcriptionExpectationSchema = listEntry("a transcription", transcriptionFields);
+export const messageExpectationSchema = listEntry("a message", messageFields);
+export const requestExpectationSchema = listEntry("a request", requestFields);
+export const heardExpectationSchema = listEntry("what was heard", heardFields).refine(
+  oneHeard,
+  oneHeardMessage,
+);
+export const ledgerExpectationSchema = listEntry("a ledger entry", ledgerFields);
+export const eventExpectationSchema = listEntry("an event", eventFields);
+export const alertExpectationSchema = listEntry("an alert", alertFields);
+
+export const neverSchema = strictFields("never", {
+  calls: z
+    .array(neverEntry("a call", callFields))
+    .optional()
+    .describe('No call of the account matches, e.g. { to: "+14155550199" }.'),
+  messages: z.array(neverEntry("a message", messageFields)).optional(),
+  recordings: z.array(neverEntry("a recording", recordingFields)).optional(),
+  transcriptions: z.array(neverEntry("a transcription", transcriptionFields)).optional(),
+  webhooks: z
+    .array(neverEntry("a request", requestFields))
+    .optional()
+    .describe("No callback matches, e.g. { url: /status, after: { params: { CallStatus: completed } } }."),
+  requests: z.array(neverEntry("a request", requestFields)).optional(),
+  heard: z
+    .record(callIdField, z.array(neverEntry("what was heard", heardFields).refine(oneHeard, oneHeardMessage)))
+    .optional()
+    .describe("Nothing the call heard matches, e.g. { beep: true }."),
+  ledger: z.array(neverEntry("a ledger entry", ledgerFields)).optional(),
+  events: z.array(neverEntry("an event", eventFields)).optional(),
+  alerts: z.array(neverEntry("an alert", alertFields)).optional(),
+});
+
+export const expectationSchema = strictFields("expect", {
   calls: z
     .record(callIdField, callExpectationSchema)
     .optional()
     .describe("Final state of the scenario's calls, by id (partial match)."),
-  messages: z
-    .array(messageExpectationSchema)
+  messages: listExpectation(messageExpectationSchema, "message")
     .optional()
     .describe(
-      "Lists are ordered partial matches: each entry matches a later record than the entry before it.",
+      "Lists are ordered partial matches: each entry matches a later record than the entry before it; { exactly: [...] } allows nothing else.",
     ),
-  recordings: z.array(recordingExpectationSchema).optional(),
-  transcriptions: z.array(transcriptionExpectationSchema).optional(),
-  webhooks: z
-    .array(requestExpectationSchema)
+  recordings: listExpectation(recordingExpectationSchema, "recording").optional(),
+  transcriptions: listExpectation(transcriptionExpectationSchema, "transcription").optional(),
+  webhooks: listExpectation(requestExpectationSchema, "callback")
     .optional()
     .describe("Callbacks (status, recording, transcription), in the order they were sent."),
-  requests: z
-    .array(requestExpectationSchema)
+  requests: listExpectation(requestExpectationSchema, "markup request")
     .optional()
     .describe("Markup requests (voice_url, action URLs, sms_url), in the order they were made."),
   heard: z
-    .record(callIdField, z.array(heardExpectationSchema))
+    .record(callIdField, listExpectation(heardExpectationSchema, "thing heard"))
     .optional()
     .describe("What each call's party heard, in order."),
-  ledger: z.array(ledgerExpectationSchema).optional().describe("The account's ledger entries, oldest first."),
-  balance_cents: z.number().int().optional(),
-  events: z.array(eventExpectationSchema).optional().describe("Carrier events of the account, oldest first."),
-  alerts: z
-    .array(alertExpectationSchema)
+  ledger: listExpectation(ledgerExpectationSchema, "ledger entry")
     .optional()
-    .describe("Engine alerts (markup and fetch errors), oldest first; `[]` means none at all."),
+    .describe("The account's ledger entries, oldest first."),
+  balance_cents: z.number().int().optional(),
+  events: listExpectation(eventExpectationSchema, "event")
+    .optional()
+    .describe("Carrier events of the account, oldest first."),
+  alerts: listExpectation(alertExpectationSchema, "alert")
+    .optional()
+    .describe(
+      "Engine alerts (markup and fetch errors), oldest first; `[]` means none at all. An alert no entry names fails the scenario unless allow_alerts lists its code.",
+    ),
+  never: neverSchema.optional().describe("What must not have happened."),
 });
 
 // ---- steps ----------------------------------------------------------------------------------------
@@ -515,6 +652,12 @@ export const scenarioSchema = z.strictObject({
       "Handlers not defined inline go to the app given with --target; without one the scenario is skipped.",
     ),
   timeout: durationField.optional().describe("Most scenario time to play before giving up (default 1h)."),
+  allow_alerts: z
+    .union([z.literal(true), z.array(z.number().int()).min(1)])
+    .optional()
+    .describe(
+      "Alert codes that may occur without an `alerts` expectation naming them (`true`: any). By default any alert fails the scenario.",
+    ),
   account: accountSetupSchema.optional(),
   numbers: z.array(numberSetupSchema).default([]),
   /** Inline handlers by path, served by the sandbox itself. */

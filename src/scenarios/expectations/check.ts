@@ -12,8 +12,10 @@ export interface CheckContext {
 }
 
 type Path = (string | number)[];
+type Entry = Record<string, unknown>;
 const show = (value: unknown) => (value === undefined ? "missing" : JSON.stringify(value));
 const dotted = (path: Path) => path.map(String).join(".");
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /** Which field of each list's records a `call: id` stands for. */
 const callField = {
@@ -27,6 +29,7 @@ const callField = {
   alerts: "call_sid",
 } as const;
 type ListName = keyof typeof callField;
+export const listNames = Object.keys(callField) as ListName[];
 
 export function callContext(ctx: CheckContext, id: string, sid: string): ScenarioFailure["call"] {
   return { id, sid, timeline: sliceTimeline(ctx.observer.timeline(sid)) };
@@ -50,6 +53,174 @@ function pickKeys(actual: Record<string, unknown> | undefined, expected: object)
   return out;
 }
 
+const matches = (expected: Entry, actual: Entry) => mismatches(expected, actual).length === 0;
+
+/** A list expectation as written: its entries, and whether it allows nothing else (`exactly`/`only`). */
+export function listForm(value: unknown): { entries: Entry[]; exact: boolean; at: Path } {
+  if (Array.isArray(value)) return { entries: value as Entry[], exact: false, at: [] };
+  const form = value as { exactly?: Entry[]; only?: Entry[] };
+  if (form.exactly) return { entries: form.exactly, exact: true, at: ["exactly"] };
+  return { entries: form.only ?? [], exact: true, at: ["only"] };
+}
+
+/** What a list check needs: the records, how entries read (call ids to sids), words for messages. */
+interface Sequence {
+  /** Where the list is written, e.g. ["expect", "webhooks"]. */
+  path: Path;
+  /** How it reads in a message: `webhooks`, `call c1 heard`, `call c1's child legs`. */
+  label: string;
+  actual: Entry[];
+  /** The entry with `call: id` replaced by the record's field; null when that call never started. */
+  translate(entry: Entry): Entry | null;
+  /** The call to show with a failure. */
+  call?: ScenarioFailure["call"] | undefined;
+  /** How a non-matching entry is reported in the ordered (non-exact) form. */
+  notFound?(i: number, from: number, entries: Entry[], candidates: Entry[]): string;
+}
+
+const withoutCount = ({ count: _count, ...rest }: Entry) => rest;
+
+/** The sequence's failures for a list written as `[...]` or `{ exactly: [...] }`, with `count` expanded. */
+function checkSequence(ctx: CheckContext, seq: Sequence, value: unknown): ScenarioFailure[] {
+  const { entries, exact, at } = listForm(value);
+  const base = [...seq.path, ...at];
+  const fail = (path: Path, message: string, extra: Partial<ScenarioFailure> = {}): ScenarioFailure[] => [
+    {
+      where: ctx.where(path),
+      path: dotted(path),
+      message,
+      ...extra,
+      ...(seq.call && !extra.call ? { call: seq.call } : {}),
+    },
+  ];
+  if (entries.length === 0) {
+    if (seq.actual.length === 0) return [];
+    return fail(base, `expected no ${seq.label}, found ${seq.actual.length}`, {
+      expected: [],
+      actual: seq.actual,
+    });
+  }
+  const translated: Entry[] = [];
+  for (const [i, entry] of entries.entries()) {
+    const t = seq.translate(withoutCount(entry));
+    if (t === null) return fail([...base, i, "call"], `call ${String(entry.call)} never started`);
+    translated.push(t);
+  }
+  // `count: n` stands for n entries in a row.
+  const expanded: { entry: Entry; index: number }[] = [];
+  translated.forEach((entry, index) => {
+    for (let k = 0; k < Number(entries[index]!.count ?? 1); k++) expanded.push({ entry, index });
+  });
+  const shown = (index: number) => withoutCount(entries[index]!);
+
+  if (exact) {
+    for (let k = 0; k < Math.max(expanded.length, seq.actual.length); k++) {
+      const want = expanded[k];
+      const got = seq.actual[k];
+      if (!want) {
+        return fail(
+          base,
+          `${seq.label}: ${plural(seq.actual.length - expanded.length, "more record")} than the ${expanded.length} expected, starting with ${seq.label}[${k}]`,
+          {
+            expected: entries,
+            actual: seq.actual.slice(k, k + 3),
+          },
+        );
+      }
+      if (!got)
+        return fail(
+          [...base, want.index],
+          `${seq.label}[${k}] not found: there ${seq.actual.length === 1 ? "is" : "are"} only ${seq.actual.length}`,
+          {
+            expected: shown(want.index),
+          },
+        );
+      const found = mismatches(want.entry, got);
+      if (found.length > 0)
+        return fail(
+          [...base, want.index],
+          `${seq.label}[${k}] does not match: ${describeMismatches(found)}`,
+          {
+            expected: shown(want.index),
+            actual: {
+              ...(typeof got.at === "string" ? { at: got.at } : {}),
+              ...(project(got, want.entry) as object),
+            },
+          },
+        );
+    }
+  } else {
+    const result = matchInOrder(
+      expanded.map((e) => e.entry),
+      seq.actual,
+      matches,
+    );
+    if (!result.ok) {
+      const { index } = expanded[result.missing]!;
+      const candidates = seq.actual.slice(result.from);
+      const nth = expanded.slice(0, result.missing).filter((e) => e.index === index).length;
+      const counted =
+        entries[index]!.count !== undefined ? ` (match ${nth + 1} of ${String(entries[index]!.count)})` : "";
+      const message = seq.notFound
+        ? seq.notFound(index, result.from, entries.map(withoutCount), candidates)
+        : `${seq.label}[${index}] not found${counted}`;
+      return fail([...base, index], message + (seq.notFound ? counted : ""), {
+        expected: shown(index),
+        actual: closest(translated[index], candidates).map((c) => ({
+          ...(typeof c.at === "string" ? { at: c.at } : {}),
+          ...(project(c, translated[index]) as object),
+        })),
+      });
+    }
+  }
+  // An entry with a count matches no other record anywhere in the list.
+  const failures: ScenarioFailure[] = [];
+  translated.forEach((entry, index) => {
+    const count = entries[index]!.count;
+    if (count === undefined) return;
+    const all = seq.actual.filter((a) => matches(entry, a));
+    if (all.length !== Number(count))
+      failures.push(
+        ...fail(
+          [...base, index, "count"],
+          `${seq.label}[${index}] matches ${plural(all.length, "record")}, expected exactly ${String(count)}`,
+          {
+            expected: shown(index),
+            actual: all.map((c) => ({
+              ...(typeof c.at === "string" ? { at: c.at } : {}),
+              ...(project(c, entry) as object),
+            })),
+          },
+        ),
+      );
+  });
+  return failures;
+}
+
+/** `call: c1` in a list entry, as the sid in the list's own field; null when that call never started. */
+function translator(ctx: CheckContext, field: string) {
+  return (entry: Entry): Entry | null => {
+    const { call, ...rest } = entry;
+    if (call === undefined) return rest;
+    const sid = ctx.observer.ids.get(String(call));
+    return sid ? { ...rest, [field]: sid } : null;
+  };
+}
+
+function entryCall(ctx: CheckContext, entries: unknown): ScenarioFailure["call"] | undefined {
+  // The call named by the list's entries, when they all name the same one.
+  const ids = new Set(
+    listForm(entries)
+      .entries.map((e) => e.call)
+      .filter((c) => c !== undefined)
+      .map(String),
+  );
+  if (ids.size !== 1) return undefined;
+  const id = [...ids][0]!;
+  const sid = ctx.observer.ids.get(id);
+  return sid ? callContext(ctx, id, sid) : undefined;
+}
+
 function checkCalls(
   ctx: CheckContext,
   calls: NonNullable<Expectation["calls"]>,
@@ -67,7 +238,7 @@ function checkCalls(
       });
       continue;
     }
-    const { children, ...fields } = expected as Record<string, unknown> & { children?: unknown[] };
+    const { children, ...fields } = expected as Record<string, unknown> & { children?: unknown };
     const row = ctx.observer.call(sid);
     const found = mismatches(fields, row);
     if (found.length > 0) {
@@ -83,26 +254,27 @@ function checkCalls(
     }
     if (children) {
       const actual = ctx.observer.children(sid);
-      const result = matchInOrder(children, actual, (e, a) => mismatches(e, a).length === 0);
-      if (!result.ok) {
-        const at = [...path, "children", result.missing];
-        failures.push({
-          where: ctx.where(at),
-          path: dotted(at),
-          message: `call ${id}: no child leg ${result.missing > 0 ? "after the one matched before it " : ""}matches ${show(children[result.missing])} (${actual.length} legs in all)`,
-          expected: children[result.missing],
-          actual: actual.map((leg) =>
-            pickKeys(leg, { to: 1, status: 1, duration: 1, ...(children[result.missing] as object) }),
-          ),
-          call: callContext(ctx, id, sid),
-        });
-      }
+      failures.push(
+        ...checkSequence(
+          ctx,
+          {
+            path: [...path, "children"],
+            label: `call ${id}'s child legs`,
+            actual,
+            translate: (e) => e,
+            call: callContext(ctx, id, sid),
+            notFound: (i, from, entries) =>
+              `call ${id}: no child leg ${i > 0 ? "after the one matched before it " : ""}matches ${show(entries[i])} (${actual.length} legs in all${from > 0 ? `, searched from leg ${from}` : ""})`,
+          },
+          children,
+        ),
+      );
     }
   }
   return failures;
 }
 
-function actualList(ctx: CheckContext, list: ListName): Record<string, unknown>[] {
+function actualList(ctx: CheckContext, list: ListName): Entry[] {
   const o = ctx.observer;
   switch (list) {
     case "recordings":
@@ -124,72 +296,28 @@ function actualList(ctx: CheckContext, list: ListName): Record<string, unknown>[
   }
 }
 
-function checkList(
-  ctx: CheckContext,
-  list: ListName,
-  entries: readonly Record<string, unknown>[],
-  base: Path,
-): ScenarioFailure[] {
+function checkList(ctx: CheckContext, list: ListName, value: unknown, base: Path): ScenarioFailure[] {
   const actual = actualList(ctx, list);
-  const path = [...base, list];
-  if (entries.length === 0) {
-    if (actual.length === 0) return [];
-    return [
-      {
-        where: ctx.where(path),
-        path: dotted(path),
-        message: `expected no ${list}, found ${actual.length}`,
-        expected: [],
-        actual,
-      },
-    ];
-  }
-  // `call: c1` stands for the call's sid in the list's own field.
-  const translated: (Record<string, unknown> | null)[] = entries.map((entry) => {
-    const { call, ...rest } = entry;
-    if (call === undefined) return rest;
-    const sid = ctx.observer.ids.get(String(call));
-    return sid ? { ...rest, [callField[list]]: sid } : null;
-  });
-  const missingCall = translated.indexOf(null);
-  if (missingCall !== -1) {
-    const at = [...path, missingCall, "call"];
-    return [
-      {
-        where: ctx.where(at),
-        path: dotted(at),
-        message: `call ${String(entries[missingCall]!.call)} never started`,
-      },
-    ];
-  }
-  const expected = translated as Record<string, unknown>[];
-  const result = matchInOrder(expected, actual, (e, a) => mismatches(e, a).length === 0);
-  if (result.ok) return [];
-  const i = result.missing;
-  const at = [...path, i];
-  const candidates = actual.slice(result.from);
-  const after =
-    i > 0 ? ` after the one ${list}[${i - 1}] matched (entry ${result.from} of ${actual.length})` : "";
-  const callId = entries[i]!.call === undefined ? undefined : String(entries[i]!.call);
-  const sid = callId ? ctx.observer.ids.get(callId) : undefined;
-  return [
+  return checkSequence(
+    ctx,
     {
-      where: ctx.where(at),
-      path: dotted(at),
-      message: `${list}[${i}] not found${after}: ${candidates.length} candidate${candidates.length === 1 ? "" : "s"}, none matches ${show(entries[i])}`,
-      expected: entries[i],
-      // The closest candidates, cut to the compared fields (plus when and where, for requests).
-      actual: closest(expected[i], candidates).map((c) => ({
-        ...(typeof c.at === "string" ? { at: c.at } : {}),
-        ...(project(c, expected[i]) as object),
-      })),
-      ...(callId && sid ? { call: callContext(ctx, callId, sid) } : {}),
+      path: [...base, list],
+      label: list,
+      actual,
+      translate: translator(ctx, callField[list]),
+      call: entryCall(ctx, value),
+      notFound: (i, from, entries, candidates) => {
+        const after =
+          i > 0 ? ` after the one ${list}[${i - 1}] matched (entry ${from} of ${actual.length})` : "";
+        return `${list}[${i}] not found${after}: ${plural(candidates.length, "candidate")}, none matches ${show(entries[i])}`;
+      },
     },
-  ];
+    value,
+  );
 }
 
 /** What a call's party heard, in the expectation's terms: say text, play URL (as a path when ours), digits. */
-export function heardItems(ctx: CheckContext, sid: string): Record<string, unknown>[] {
+export function heardItems(ctx: CheckContext, sid: string): Entry[] {
   return ctx.observer.heard(sid).map((h) => {
     if (h.kind === "say") return { say: h.text, at: h.at };
     if (h.kind === "play") return { play: ctx.host.relative(String(h.url)), at: h.at };
@@ -212,18 +340,84 @@ function checkHeard(
       continue;
     }
     const actual = heardItems(ctx, sid);
-    const result = matchInOrder(expected, actual, (e, a) => mismatches(e, a).length === 0);
-    if (!result.ok) {
-      const at = [...path, result.missing];
+    const call = callContext(ctx, id, sid);
+    // What was heard is short: show all of it rather than the closest entries.
+    for (const failure of checkSequence(
+      ctx,
+      {
+        path,
+        label: `call ${id} heard`,
+        actual,
+        translate: (e) => e,
+        call,
+        notFound: (i, _from, entries) =>
+          `call ${id} did not hear ${show(entries[i])}${i > 0 ? " after the entries before it" : ""}`,
+      },
+      expected,
+    ))
+      failures.push(failure.message.startsWith(`call ${id} did not hear`) ? { ...failure, actual } : failure);
+  }
+  return failures;
+}
+
+/** `never`: no record of the list matches an entry (after the first record matching its `after`). */
+function checkNever(
+  ctx: CheckContext,
+  never: NonNullable<Expectation["never"]>,
+  base: Path,
+): ScenarioFailure[] {
+  const failures: ScenarioFailure[] = [];
+  const check = (
+    path: Path,
+    label: string,
+    actual: Entry[],
+    entries: Entry[],
+    translate: (e: Entry) => Entry | null,
+    call?: ScenarioFailure["call"],
+  ) => {
+    entries.forEach((raw, i) => {
+      const { after, ...entry } = raw as Entry & { after?: Entry };
+      const wanted = translate(entry);
+      const mark = after === undefined ? null : translate(after);
+      // A call that never started did nothing: nothing about it can have happened.
+      if (wanted === null || (after !== undefined && mark === null)) return;
+      const from = mark === null ? 0 : actual.findIndex((a) => matches(mark, a)) + 1;
+      if (from === 0 && mark !== null) return;
+      const hits = actual.slice(from).filter((a) => matches(wanted, a));
+      if (hits.length === 0) return;
+      const at = [...path, i];
       failures.push({
         where: ctx.where(at),
         path: dotted(at),
-        message: `call ${id} did not hear ${show(expected[result.missing])}${result.missing > 0 ? " after the entries before it" : ""}`,
-        expected: expected[result.missing],
-        actual,
-        call: callContext(ctx, id, sid),
+        message: `${label}: ${plural(hits.length, "record")} ${after ? "after the one matching `after` " : ""}match${hits.length === 1 ? "es" : ""} ${show(entry)}, expected none`,
+        expected: raw,
+        actual: hits.slice(0, 3).map((c) => ({
+          ...(typeof c.at === "string" ? { at: c.at } : {}),
+          ...(project(c, wanted) as object),
+        })),
+        ...(call ? { call } : {}),
       });
-    }
+    });
+  };
+  const path = [...base, "never"];
+  if (never.calls)
+    check([...path, "calls"], "never.calls", ctx.observer.calls(), never.calls as Entry[], (e) => e);
+  for (const list of listNames) {
+    const entries = never[list] as Entry[] | undefined;
+    if (!entries) continue;
+    check([...path, list], `never.${list}`, actualList(ctx, list), entries, translator(ctx, callField[list]));
+  }
+  for (const [id, entries] of Object.entries(never.heard ?? {})) {
+    const sid = ctx.observer.ids.get(id);
+    if (!sid) continue;
+    check(
+      [...path, "heard", id],
+      `call ${id} heard`,
+      heardItems(ctx, sid),
+      entries as Entry[],
+      (e) => e,
+      callContext(ctx, id, sid),
+    );
   }
   return failures;
 }
@@ -231,9 +425,9 @@ function checkHeard(
 export function checkExpectation(ctx: CheckContext, expect: Expectation, base: Path): ScenarioFailure[] {
   const failures: ScenarioFailure[] = [];
   if (expect.calls) failures.push(...checkCalls(ctx, expect.calls, base));
-  for (const list of Object.keys(callField) as ListName[]) {
-    const entries = expect[list as keyof Expectation] as Record<string, unknown>[] | undefined;
-    if (entries) failures.push(...checkList(ctx, list, entries, base));
+  for (const list of listNames) {
+    const value = expect[list];
+    if (value) failures.push(...checkList(ctx, list, value, base));
   }
   if (expect.heard) failures.push(...checkHeard(ctx, expect.heard, base));
   if (expect.balance_cents !== undefined) {
@@ -248,6 +442,38 @@ export function checkExpectation(ctx: CheckContext, expect: Expectation, base: P
         actual,
       });
     }
+  }
+  if (expect.never) failures.push(...checkNever(ctx, expect.never, base));
+  return failures;
+}
+
+/**
+ * Strict alerts: every alert must be named by an `alerts` entry of some expectation (or its code allowed),
+ * so a document that breaks at run time fails the scenario even when no one thought to look.
+ */
+export function checkUnexpectedAlerts(
+  ctx: CheckContext,
+  expectations: readonly Expectation[],
+  allowed: true | readonly number[] | undefined,
+): ScenarioFailure[] {
+  if (allowed === true) return [];
+  const translate = translator(ctx, callField.alerts);
+  const entries = expectations.flatMap((e) =>
+    e.alerts === undefined ? [] : listForm(e.alerts).entries.map((x) => translate(withoutCount(x))),
+  );
+  const failures: ScenarioFailure[] = [];
+  for (const alert of ctx.observer.alerts()) {
+    if (allowed?.includes(Number(alert.code))) continue;
+    if (entries.some((e) => e !== null && matches(e, alert))) continue;
+    const sid = String(alert.call_sid);
+    const id = ctx.observer.idOf(sid);
+    failures.push({
+      where: null,
+      path: "alerts",
+      message: `unexpected alert ${String(alert.code)} (${String(alert.level)}) at ${String(alert.at)}${id ? ` on call ${id}` : ""}: ${String(alert.message)}; expect it under alerts, or list its code in allow_alerts`,
+      actual: alert,
+      ...(ctx.observer.call(sid) ? { call: callContext(ctx, id ?? sid, sid) } : {}),
+    });
   }
   return failures;
 }
