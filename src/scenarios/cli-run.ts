@@ -31,7 +31,7 @@ export async function runCommand(patterns: string[], options: RunCommandOptions)
     process.stderr.write(`voice-sandbox run: no scenario files match ${patterns.join(" ")}\n`);
     return 2;
   }
-  progress(formatSummary({ ...summary, loadErrors: [] }));
+  progress(formatSummary(summary, { details: false }));
   if (options.reporter !== "pretty" || options.output) {
     const report =
       options.reporter === "junit"

@@ -1,13 +1,16 @@
 // Loads scenarios from YAML files (or plain objects): zod-validated, cross-checked, every error located.
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
+import type { z } from "zod";
 import {
   dottedPath,
-  parseYamlWith,
+  readYaml,
   SourceError,
   type SourcePosition,
   type SourceProblem,
+  type YamlSource,
 } from "../fixtures/yaml-source.js";
+import { checkInlineMarkup } from "./inline-markup.js";
 import { checkReferences } from "./references.js";
 import { type Scenario, scenarioSchema } from "./schema.js";
 
@@ -35,7 +38,7 @@ function located(
   dir: string,
   positionOf: LoadedScenario["positionOf"],
 ): LoadedScenario {
-  const problems = checkReferences(scenario).map((p) => ({
+  const problems = [...checkReferences(scenario), ...checkInlineMarkup(scenario)].map((p) => ({
     position: positionOf(p.path) ?? { file, line: 0, column: 0 },
     path: dottedPath(p.path),
     message: p.message,
@@ -54,16 +57,30 @@ function located(
   return { scenario, file, dir, positionOf };
 }
 
+/** A zod issue's path; an unknown key points at the key's own value, where the typo is written. */
+const issuePath = (issue: z.core.$ZodIssue): PropertyKey[] =>
+  issue.code === "unrecognized_keys" && issue.keys.length === 1
+    ? [...issue.path, issue.keys[0]!]
+    : issue.path;
+
 /** Parses scenario YAML; `file` names it in errors and anchors relative paths. */
 export function parseScenario(text: string, file = "<scenario>", dir = process.cwd()): LoadedScenario {
-  let parsed: ReturnType<typeof parseYamlWith<typeof scenarioSchema>>;
+  let source: YamlSource;
   try {
-    parsed = parseYamlWith(scenarioSchema, text, file);
+    source = readYaml(text, file);
   } catch (error) {
     if (error instanceof SourceError) throw new ScenarioLoadError(error.problems);
     throw error;
   }
-  return located(parsed.data, file, dir, (path) => parsed.source.positionOf(path));
+  const result = scenarioSchema.safeParse(source.value ?? {});
+  if (!result.success)
+    throw new ScenarioLoadError(
+      result.error.issues.map((issue) => {
+        const path = issuePath(issue);
+        return { position: source.positionOf(path), path: dottedPath(issue.path), message: issue.message };
+      }),
+    );
+  return located(result.data, file, dir, (path) => source.positionOf(path));
 }
 
 export function loadScenarioFile(path: string): LoadedScenario {

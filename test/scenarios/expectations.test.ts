@@ -126,7 +126,7 @@ describe("scenario expectations", () => {
     const broken = `
 name: broken
 numbers: [{ number: "+14155550100", voice_url: /voice }]
-handlers: { /voice: "<Response><Sya>typo</Sya></Response>" }
+handlers: { /voice: [{ body: "<Response><Sya>typo</Sya></Response>", content_type: text/xml }] }
 steps:
   - call: { id: c1, from: "+14155550123", to: "+14155550100" }
 expect:

@@ -42,19 +42,19 @@ describe("scenario loader", () => {
 
   it("unknown keys: named, at their place, top level and inside a step", () => {
     expect(problemsOf(`${header}colour: blue\n`)).toContain(
-      's.yaml:1:1: (top level): Unrecognized key: "colour"',
+      's.yaml:4:9: (top level): Unrecognized key: "colour"',
     );
     const message = problemsOf(
       `${header}steps:\n  - call: { id: c1, from: "+14155550123", to: "+14155550100", form: x }\n`,
     );
-    expect(message).toContain('s.yaml:5:11: steps.0.call: Unrecognized key: "form"');
+    expect(message).toContain('s.yaml:5:69: steps.0.call: Unrecognized key: "form"');
   });
 
   it("timing keys written inside the action are refused where they are", () => {
     const message = problemsOf(
       `${header}steps:\n  - call: { id: c1, from: "+14155550123", to: "+14155550100" }\n  - speak: { call: c1, text: hi, after: 2s }\n`,
     );
-    expect(message).toContain('s.yaml:6:12: steps.1.speak: Unrecognized key: "after"');
+    expect(message).toContain('s.yaml:6:41: steps.1.speak: Unrecognized key: "after"');
   });
 
   it("bad durations: say which forms work", () => {

@@ -58,7 +58,7 @@ describe("reports", () => {
     expect(summary.loadErrors).toEqual([
       {
         file: file("broken.yaml"),
-        message: expect.stringContaining(`${file("broken.yaml")}:3:5: steps.0: Unrecognized key: "wiat"`),
+        message: expect.stringContaining(`${file("broken.yaml")}:3:11: steps.0: Unrecognized key: "wiat"`),
       },
     ]);
   });
@@ -114,7 +114,8 @@ describe("voice-sandbox run", () => {
   it("exits 2 on a file that does not load, naming file, line and column", async () => {
     const { code, stdout } = await cliRun([file("passing.yaml"), file("broken.yaml")]);
     expect(code).toBe(2);
-    expect(stdout).toContain(`${file("broken.yaml")}:3:5: steps.0: Unrecognized key: "wiat"`);
+    expect(stdout).toContain(`${file("broken.yaml")}:3:11: steps.0: Unrecognized key: "wiat"`);
+    expect(stdout).toMatch(/1 passed, 0 failed, 0 skipped, 1 did not load \(2 files, \d+ ms wall\)/);
     const none = await cliRun([join(dir, "nothing-*.yaml")]);
     expect(none.code).toBe(2);
     expect(none.stderr).toContain("no scenario files match");

@@ -64,7 +64,7 @@ describe.each(doorNames)("POST /__sandbox/scenarios (%s)", (door) => {
     const before = JSON.stringify(ctx.sandbox.snapshot());
     const res = await post("name: bad\nsteps:\n  - wiat: 5s\n");
     expect(res.status).toBe(422);
-    expect(res.text).toContain('<request body>:3:5: steps.0: Unrecognized key: \\"wiat\\"');
+    expect(res.text).toContain('<request body>:3:11: steps.0: Unrecognized key: \\"wiat\\"');
     expect((await post("")).status).toBe(422);
     expect((await post(scenario("completed"), "?keep=maybe")).status).toBeGreaterThanOrEqual(400);
     expect(JSON.stringify(ctx.sandbox.snapshot())).toBe(before);

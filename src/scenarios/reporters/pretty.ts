@@ -41,10 +41,12 @@ export function formatResult(result: ScenarioResult): string {
   return [head, ...body].join("\n");
 }
 
-export function formatSummary(summary: RunSummary): string {
+/** The run's last lines; `details: false` leaves out what the files that did not load said (printed already). */
+export function formatSummary(summary: RunSummary, options: { details?: boolean } = {}): string {
   const lines: string[] = [];
-  for (const error of summary.loadErrors)
-    lines.push(`! ${error.file} did not load:\n${indent(error.message, "  ")}`);
+  if (options.details !== false)
+    for (const error of summary.loadErrors)
+      lines.push(`! ${error.file} did not load:\n${indent(error.message, "  ")}`);
   const files = summary.results.length + summary.loadErrors.length;
   const parts = [
     `${summary.passed} passed`,
