@@ -17,8 +17,10 @@ COPY fixtures ./fixtures
 RUN npm run build
 
 FROM ${NODE_IMAGE} AS runtime
+# Listening on 0.0.0.0 needs an admin token: without -e VOICE_SANDBOX_ADMIN_TOKEN, one is made and printed once.
 ENV NODE_ENV=production \
-    VOICE_SANDBOX_HOST=0.0.0.0
+    VOICE_SANDBOX_HOST=0.0.0.0 \
+    VOICE_SANDBOX_GENERATE_ADMIN_TOKEN=1
 WORKDIR /app
 COPY package.json package-lock.json ./
 # Production dependencies only; --ignore-scripts because `prepare` needs tsc, a dev dependency.

@@ -70,7 +70,7 @@ port="${PORT:-$(node -e 'const s=require("node:net").createServer().listen(0,"12
 # CMD, with the port swapped for a free one; ENV as the runtime stage sets it.
 (
   cd "$work/runtime"
-  NODE_ENV=production VOICE_SANDBOX_HOST=0.0.0.0 \
+  NODE_ENV=production VOICE_SANDBOX_HOST=0.0.0.0 VOICE_SANDBOX_GENERATE_ADMIN_TOKEN=1 \
     exec node dist/server/cli.js serve --host 0.0.0.0 --port "$port"
 ) >"$work/server.log" 2>&1 &
 server_pid=$!
@@ -92,6 +92,13 @@ if [[ -z "$healthy" ]]; then
   cat "$work/server.log"
   fail "no healthy answer from /__sandbox/health on port $port"
 fi
+
+# Bound to 0.0.0.0 with no token given: the image made one, printed it once, and the admin API requires it.
+token="$(sed -n 's/^voice-sandbox: admin token (generated[^)]*): //p' "$work/server.log")"
+[[ -n "$token" ]] || fail "no generated admin token printed"
+state_probe="fetch('http://127.0.0.1:${port}/__sandbox/state',{headers:process.argv[1]?{authorization:'Bearer '+process.argv[1]}:{}}).then(r=>{console.log(r.status)})"
+[[ "$(node -e "$state_probe" "")" == "401" ]] || fail "the admin API answered without the generated token"
+[[ "$(node -e "$state_probe" "$token")" == "200" ]] || fail "the admin API refused the generated token"
 
 # The server stops cleanly on SIGTERM, which is what `docker stop` sends.
 kill -TERM "$server_pid"

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // The voice-sandbox command line: `voice-sandbox serve` runs the standalone sandbox.
+import { randomBytes } from "node:crypto";
 import { Command, InvalidArgumentError, Option } from "commander";
 import { type Logger, pino } from "pino";
 import pinoPretty from "pino-pretty";
@@ -7,6 +8,7 @@ import { parseDuration } from "../engine/duration.js";
 import { FixtureError } from "../fixtures/load.js";
 import { defaultFixturesPath, version } from "../sandbox.js";
 import { loadConfigFile } from "./config-file.js";
+import { isLoopback } from "./exposure.js";
 import { DataDirError } from "./persistence/data-dir.js";
 import { serve } from "./serve.js";
 
@@ -29,6 +31,9 @@ const toDuration = (value: string) => {
     throw new InvalidArgumentError((error as Error).message);
   }
 };
+
+/** A yes/no environment variable: 1, true or yes (any case) mean yes. */
+const envFlag = (name: string) => /^(1|true|yes)$/i.test(process.env[name] ?? "");
 
 /** Secrets never reach the logs, whatever logs them. */
 export const redactPaths = [
@@ -99,6 +104,14 @@ const serveCommand = program
       "VOICE_SANDBOX_ADMIN_TOKEN",
     ),
   )
+  .option(
+    "--insecure-admin",
+    "listen beyond loopback with no admin token anyway (env VOICE_SANDBOX_INSECURE_ADMIN=1); without it or --admin-token, a host other than loopback refuses to start",
+  )
+  .option(
+    "--generate-admin-token",
+    "when no admin token is given, make one at start and print it once (env VOICE_SANDBOX_GENERATE_ADMIN_TOKEN=1; the Docker image sets it)",
+  )
   .addOption(
     new Option(
       "--public-url <url>",
@@ -159,6 +172,15 @@ serveCommand.action(async (options) => {
       options = serveCommand.opts();
     }
     logger = createLogger(options.logLevel, options.logFormat);
+    let adminToken: string | undefined = options.adminToken || undefined;
+    if (!adminToken && (options.generateAdminToken || envFlag("VOICE_SANDBOX_GENERATE_ADMIN_TOKEN"))) {
+      adminToken = randomBytes(24).toString("base64url");
+      // Printed once, here, and never logged: the logs redact it like any other secret.
+      process.stdout.write(
+        `voice-sandbox: admin token (generated, shown once; give --admin-token to choose one): ${adminToken}\n`,
+      );
+    }
+    const insecureAdmin = Boolean(options.insecureAdmin) || envFlag("VOICE_SANDBOX_INSECURE_ADMIN");
     const seed = /^\d+$/.test(String(options.seed)) ? Number(options.seed) : String(options.seed);
     const running = await serve({
       port: options.port,
@@ -167,7 +189,8 @@ serveCommand.action(async (options) => {
       seed,
       clock: options.clock,
       carrierKey: options.carrierKey,
-      adminToken: options.adminToken,
+      adminToken,
+      insecureAdmin,
       ...(options.publicUrl ? { publicBaseUrl: String(options.publicUrl) } : {}),
       dataDir: options.dataDir,
       snapshotEvery: options.snapshotEvery,
@@ -175,13 +198,19 @@ serveCommand.action(async (options) => {
       shutdownGraceMs: toDuration(String(options.shutdownGrace)),
       logger,
     });
+    if (!adminToken && !isLoopback(options.host)) {
+      logger.warn(
+        { host: options.host },
+        `the admin API is open to anyone who reaches ${running.url} (--insecure-admin): they can read every credential and reset the state`,
+      );
+    }
     logger.info(
       {
         url: running.url,
         fixtures: options.fixtures,
         clock: options.clock,
         dataDir: options.dataDir ?? null,
-        adminToken: options.adminToken,
+        adminToken,
         carrierKey: options.carrierKey,
       },
       `voice-sandbox listening on ${running.url}`,

@@ -7,6 +7,7 @@ import { startStopwatch, waitRealTime } from "../engine/clock.js";
 import type { Handle } from "../http/handle.js";
 import { createSandboxCore, type SandboxCore, type SandboxOptions } from "../sandbox.js";
 import { createDocsRouter, docsPath } from "./docs-page.js";
+import { allowedAdminHosts, checkExposure, guardAdminHost } from "./exposure.js";
 import { openDataDir, type Persistence } from "./persistence/data-dir.js";
 
 /** The few logger methods the server uses (pino's shape). */
@@ -25,6 +26,11 @@ export interface ServeOptions extends SandboxOptions {
   snapshotEvery?: number;
   /** How long a shutdown waits for requests and webhook deliveries in flight. Default 5000 ms. */
   shutdownGraceMs?: number;
+  /**
+   * Listen beyond loopback with no admin token anyway. Without it, a `host` other than loopback needs
+   * `adminToken`, or serve() throws ExposureError: the admin API reads every credential and resets state.
+   */
+  insecureAdmin?: boolean;
   logger?: ServerLogger;
 }
 
@@ -81,6 +87,8 @@ function logRequests(handle: Handle, logger: ServerLogger): Handle {
 
 export async function serve(options: ServeOptions = {}): Promise<RunningServer> {
   const logger = options.logger ?? silent;
+  const host = options.host ?? "127.0.0.1";
+  checkExposure({ host, adminToken: options.adminToken, insecureAdmin: options.insecureAdmin });
   // RecordingUrl and the like must point at this server: the address it binds, unless told otherwise.
   let boundUrl = "http://127.0.0.1:4010";
   const sandbox = createSandboxCore({ clock: "real", publicBaseUrl: () => boundUrl, ...options });
@@ -97,7 +105,8 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
     );
   }
   const core = persistence ? persistence.wrap(sandbox.handle) : sandbox.handle;
-  const handle = logRequests(core, logger);
+  const publicUrl = typeof options.publicBaseUrl === "string" ? options.publicBaseUrl : undefined;
+  const handle = logRequests(guardAdminHost(core, allowedAdminHosts(host, publicUrl)), logger);
   const app = createApp(sandbox, handle);
   const fast = createNodeListener(handle);
   // Measured: Express routing costs about three quarters of a bare server's throughput, so API paths skip it.
@@ -106,7 +115,6 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
     else app(req, res);
   });
   server.keepAliveTimeout = 65_000;
-  const host = options.host ?? "127.0.0.1";
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 4010, host, () => resolve());
