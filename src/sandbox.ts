@@ -232,7 +232,8 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
 
   reset("fixtures");
   const handle = createHandle(routes, {
-    engine,
+    context: engine,
+    calls,
     settings,
     admin: { reset, snapshot, restore },
     journal: requests,

@@ -2,8 +2,8 @@
 import type { CallStatus, CallStatusEvent } from "../domain/call.js";
 
 export type CallEvent =
-  /** Dialling starts (Twilio's `initiated`). */
-  | "dispatch"
+  /** Dialling starts: Twilio's `initiated` callback; the status stays `queued` until the callee rings. */
+  | "initiate"
   | "ring"
   | "answer"
   | "busy"
@@ -35,7 +35,7 @@ const terminal = (status: CallStatus): Transition => ({ status, effects: [{ type
 export function transition(status: CallStatus, event: CallEvent): Transition | null {
   if (live.includes(status)) {
     switch (event) {
-      case "dispatch":
+      case "initiate":
         return status === "queued"
           ? {
               status,

@@ -37,14 +37,14 @@ export function createHandle(routes: AnyRoute[], services: RouteServices): Handl
 
       const principal = resolvePrincipal(
         request.headers.authorization,
-        services.engine.store,
+        services.context.store,
         services.settings,
       );
       trace.accountSid = accountOf(principal, params);
       authorize(
         route.auth,
         principal,
-        services.engine.store,
+        services.context.store,
         params.AccountSid,
         request.path,
         services.settings,

@@ -34,7 +34,7 @@ export function observeRequests(
 ): (request: SandboxRequest) => Promise<SandboxResponse> {
   return async (request) => {
     const elapsed = startStopwatch();
-    const { clock, faults } = services.engine;
+    const { clock, faults } = services.context;
     const arrived = clock.now();
     const trace: RequestTrace = { surface: surfaceOf(request.path), accountSid: null };
     const method = request.method.toUpperCase();

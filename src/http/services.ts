@@ -1,4 +1,5 @@
-// What route handlers may reach: the engine, the settings, and the sandbox-wide operations of the admin API.
+// What route handlers may reach: the state, the call engine, the settings, and the admin API's sandbox-wide operations.
+import type { CallEngine } from "../engine/call-engine.js";
 import type { EngineContext } from "../engine/context.js";
 import type { WebhookDispatcher } from "../webhooks/dispatcher.js";
 import type { RequestJournal } from "./request-journal.js";
@@ -32,7 +33,10 @@ export interface ScenarioPlayer {
 }
 
 export interface RouteServices {
-  engine: EngineContext;
+  /** The store, clock, ids and faults: record-level engine operations take this. */
+  context: EngineContext;
+  /** The running call engine: starting, controlling and observing calls, messages, conferences, queues. */
+  calls: CallEngine;
   settings: SandboxSettings;
   admin: SandboxAdmin;
   /** The request journal (`GET /__sandbox/requests`); absent, requests are not recorded. */

@@ -39,7 +39,7 @@ export function renderAgentExtension(record: AgentExtension): z.infer<typeof age
 }
 
 const findExtension = (services: RouteServices, params: Record<string, string>, path: string) =>
-  ownedBy(services.engine.store.agentExtensions.get(params.Sid!), params.AccountSid!, path);
+  ownedBy(services.context.store.agentExtensions.get(params.Sid!), params.AccountSid!, path);
 
 export const agentExtensionRoutes = [
   defineRoute({
@@ -56,7 +56,7 @@ export const agentExtensionRoutes = [
     handle({ params, query, services }) {
       const accountSid = params.AccountSid!;
       const given = queryFilters<AgentExtension>(query, { Status: equals((a) => a.status) });
-      const records = services.engine.store.agentExtensions
+      const records = services.context.store.agentExtensions
         .where("account", accountSid)
         .filter(given.matches);
       return twilioJson(
@@ -96,7 +96,7 @@ export const agentExtensionRoutes = [
     }),
     response: agentExtensionResource,
     handle({ params, body, request, services }) {
-      const updated = updateAgentExtension(services.engine, findExtension(services, params, request.path), {
+      const updated = updateAgentExtension(services.context, findExtension(services, params, request.path), {
         status: body.Status,
         agent_name: body.AgentName,
       });

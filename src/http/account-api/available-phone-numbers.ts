@@ -76,7 +76,7 @@ export function renderAvailableNumber(number: PhoneNumber): z.infer<typeof avail
 
 /** Public inventory of a country, any status: a country the carrier has never stocked is a 404. */
 const stockOf = (services: RouteServices, country: string) =>
-  services.engine.store.phoneNumbers.where("country", country).filter((n) => n.visibility === "public");
+  services.context.store.phoneNumbers.where("country", country).filter((n) => n.visibility === "public");
 const availableOf = (services: RouteServices, country: string) =>
   stockOf(services, country).filter((n) => n.status === "available");
 
@@ -174,7 +174,7 @@ function search(services: RouteServices, numbers: PhoneNumber[], query: SearchQu
     const [lat, long] = query.NearLatLong.split(",").map((v) => Number(v.trim()));
     near = [lat!, long!];
   } else if (query.NearNumber) {
-    const anchor = services.engine.store.phoneNumbers.findOne("number", query.NearNumber);
+    const anchor = services.context.store.phoneNumbers.findOne("number", query.NearNumber);
     if (!anchor || anchor.latitude === null || anchor.longitude === null) {
       throw errors.invalidParameter(
         "NearNumber",
@@ -222,7 +222,7 @@ export const availablePhoneNumberRoutes = [
     response: z.object({ countries: z.array(availableCountryResource), uri: z.string() }),
     handle({ params, services }) {
       const accountSid = params.AccountSid!;
-      const available = services.engine.store.phoneNumbers
+      const available = services.context.store.phoneNumbers
         .where("status", "available")
         .filter((n) => n.visibility === "public");
       const countries = [...new Set(available.map((n) => n.country))].sort();

@@ -3,7 +3,6 @@ import { z } from "zod";
 import { type Call, callStatusEvents, callStatuses } from "../../domain/call.js";
 import { ownedBy } from "../../domain/found.js";
 import { formatNumber } from "../../domain/phone-number.js";
-import { deleteCall, updateCall } from "../../engine/call-control.js";
 import type { NewCall } from "../../engine/calls.js";
 import { placeCall } from "../../engine/place-call.js";
 import { placeTestCall } from "../../engine/test-credentials.js";
@@ -230,7 +229,7 @@ const listQuery = z.object({
 const callErrorCodes = { To: 21211, From: 21212, Url: 21205, ApplicationSid: 21218 };
 
 const findCall = (services: RouteServices, params: Record<string, string>, path: string) =>
-  ownedBy(services.engine.store.calls.get(params.CallSid!), params.AccountSid!, path);
+  ownedBy(services.context.store.calls.get(params.CallSid!), params.AccountSid!, path);
 
 export const callRoutes = [
   defineRoute({
@@ -245,11 +244,12 @@ export const callRoutes = [
     status: 201,
     response: callResource,
     handle({ params, body, services }) {
-      return twilioJson(201, renderCall(placeCall(services.engine, callInput(params, body))));
+      const call = placeCall(services.context, callInput(params, body));
+      return twilioJson(201, renderCall(services.calls.start(call)));
     },
     // Twilio test credentials: magic From and To numbers decide; the call is answered, never placed.
     testCredentials({ params, body, services }) {
-      return twilioJson(201, renderCall(placeTestCall(services.engine, callInput(params, body))));
+      return twilioJson(201, renderCall(placeTestCall(services.context, callInput(params, body))));
     },
   }),
   defineRoute({
@@ -271,7 +271,7 @@ export const callRoutes = [
       const started = dateFilter(query, "StartTime");
       const ended = dateFilter(query, "EndTime");
       const records = walkListPage(
-        services.engine.store.calls,
+        services.context.store.calls,
         callListIndexes,
         {
           AccountSid: accountSid,
@@ -322,7 +322,7 @@ export const callRoutes = [
     errorCodes: { Url: 21205 },
     response: callResource,
     handle({ params, body, request, services }) {
-      const call = updateCall(services.engine, findCall(services, params, request.path), {
+      const call = services.calls.update(findCall(services, params, request.path), {
         status: body.Status,
         url: body.Url,
         method: body.Method,
@@ -344,7 +344,7 @@ export const callRoutes = [
     auth: { kind: "account", scope: "phone_calls_write" },
     status: 204,
     handle({ params, request, services }) {
-      deleteCall(services.engine, findCall(services, params, request.path));
+      services.calls.remove(findCall(services, params, request.path));
       return noContent();
     },
   }),

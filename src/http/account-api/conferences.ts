@@ -9,7 +9,6 @@ import {
 import { ownedBy } from "../../domain/found.js";
 import type { Recording } from "../../domain/recording.js";
 import { recordingSources, recordingStatuses } from "../../domain/recording.js";
-import { callEngineOf } from "../../engine/engine-registry.js";
 import { rfc2822 } from "../format.js";
 import { noContent, twilioJson } from "../respond.js";
 import { defineRoute } from "../route.js";
@@ -146,21 +145,14 @@ function renderConferenceRecording(r: Recording): z.infer<typeof conferenceRecor
 }
 
 const findConference = (services: RouteServices, params: Record<string, string>, path: string) =>
-  ownedBy(services.engine.store.conferences.get(params.ConferenceSid!), params.AccountSid!, path);
+  ownedBy(services.context.store.conferences.get(params.ConferenceSid!), params.AccountSid!, path);
 
 function findParticipant(services: RouteServices, params: Record<string, string>, path: string): Participant {
   const conference = findConference(services, params, path);
-  const found = services.engine.store.participants
+  const found = services.context.store.participants
     .where("conference", conference.sid)
     .find((p) => p.call_sid === params.CallSid || (p.label !== null && p.label === params.CallSid));
   return ownedBy(found, params.AccountSid!, path);
-}
-
-/** Conferences and queues are run by the call engine; a sandbox always has one. */
-function control(services: RouteServices) {
-  const engine = callEngineOf(services.engine);
-  if (!engine) throw new Error("conferences need the call engine");
-  return engine;
 }
 
 const listQuery = z.object({
@@ -211,7 +203,7 @@ export const conferenceRoutes = [
       });
       const created = dateFilter(query, "DateCreated");
       const updated = dateFilter(query, "DateUpdated");
-      const records = services.engine.store.conferences
+      const records = services.context.store.conferences
         .where("account", accountSid)
         .filter((c) => given.matches(c) && created.matches(c.created_at) && updated.matches(c.updated_at))
         .reverse();
@@ -253,8 +245,7 @@ export const conferenceRoutes = [
     response: conferenceResource,
     handle({ params, body, request, services }) {
       const conference = findConference(services, params, request.path);
-      const updated =
-        body.Status === "completed" ? control(services).conferences.end(conference) : conference;
+      const updated = body.Status === "completed" ? services.calls.conferences.end(conference) : conference;
       return twilioJson(200, renderConference(updated));
     },
   }),
@@ -273,7 +264,7 @@ export const conferenceRoutes = [
         Hold: equals((p) => p.hold),
       });
       // Coaching=true lists coaches, and the sandbox has none.
-      const records = services.engine.store.participants
+      const records = services.context.store.participants
         .where("conference", conference.sid)
         .filter((p) => given.matches(p) && query.Coaching !== true);
       return twilioJson(
@@ -311,7 +302,7 @@ export const conferenceRoutes = [
     response: participantResource,
     handle({ params, body, request, services }) {
       const found = findParticipant(services, params, request.path);
-      const updated = control(services).conferences.update(found, { muted: body.Muted, hold: body.Hold });
+      const updated = services.calls.conferences.update(found, { muted: body.Muted, hold: body.Hold });
       return twilioJson(200, renderParticipant(updated));
     },
   }),
@@ -323,7 +314,7 @@ export const conferenceRoutes = [
     auth: { kind: "account", scope: "phone_calls_write" },
     status: 204,
     handle({ params, request, services }) {
-      control(services).conferences.kick(findParticipant(services, params, request.path));
+      services.calls.conferences.kick(findParticipant(services, params, request.path));
       return noContent();
     },
   }),
@@ -338,7 +329,7 @@ export const conferenceRoutes = [
     handle({ params, query, request, services }) {
       const conference = findConference(services, params, request.path);
       const created = dateFilter(query, "DateCreated");
-      const records = services.engine.store.recordings
+      const records = services.context.store.recordings
         .where("account", conference.account_sid)
         .filter((r) => r.conference_sid === conference.sid && created.matches(r.created_at))
         .reverse();

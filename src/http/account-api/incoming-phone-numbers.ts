@@ -176,12 +176,12 @@ export const incomingPhoneNumberRoutes = [
     response: incomingPhoneNumberResource,
     handle({ params, body, services }) {
       const request = { phoneNumber: body.PhoneNumber, areaCode: body.AreaCode };
-      const number = provisionNumber(services.engine, params.AccountSid!, request, toHandlers(body));
+      const number = provisionNumber(services.context, params.AccountSid!, request, toHandlers(body));
       return twilioJson(201, renderIncomingPhoneNumber(number));
     },
     // Twilio test credentials: PhoneNumber and AreaCode magic values decide; nothing is provisioned.
     testCredentials({ params, body, services }) {
-      const number = buyTestNumber(services.engine, {
+      const number = buyTestNumber(services.context, {
         accountSid: params.AccountSid!,
         phoneNumber: body.PhoneNumber,
         areaCode: body.AreaCode,
@@ -207,7 +207,7 @@ export const incomingPhoneNumberRoutes = [
         },
         FriendlyName: equals((n) => n.friendly_name),
       });
-      const records = services.engine.store.phoneNumbers.where("account", accountSid).filter(given.matches);
+      const records = services.context.store.phoneNumbers.where("account", accountSid).filter(given.matches);
       return twilioJson(
         200,
         listEnvelope({
@@ -231,7 +231,7 @@ export const incomingPhoneNumberRoutes = [
     response: incomingPhoneNumberResource,
     handle({ params, request, services }) {
       const number = ownedBy(
-        services.engine.store.phoneNumbers.get(params.Sid!),
+        services.context.store.phoneNumbers.get(params.Sid!),
         params.AccountSid!,
         request.path,
       );
@@ -248,13 +248,13 @@ export const incomingPhoneNumberRoutes = [
     response: incomingPhoneNumberResource,
     handle({ params, body, request, services }) {
       const number = ownedBy(
-        services.engine.store.phoneNumbers.get(params.Sid!),
+        services.context.store.phoneNumbers.get(params.Sid!),
         params.AccountSid!,
         request.path,
       );
       return twilioJson(
         200,
-        renderIncomingPhoneNumber(updateHandlers(services.engine, number, toHandlers(body))),
+        renderIncomingPhoneNumber(updateHandlers(services.context, number, toHandlers(body))),
       );
     },
   }),
@@ -267,11 +267,11 @@ export const incomingPhoneNumberRoutes = [
     status: 204,
     handle({ params, request, services }) {
       const number = ownedBy(
-        services.engine.store.phoneNumbers.get(params.Sid!),
+        services.context.store.phoneNumbers.get(params.Sid!),
         params.AccountSid!,
         request.path,
       );
-      releaseNumber(services.engine, number);
+      releaseNumber(services.context, number);
       return noContent();
     },
   }),

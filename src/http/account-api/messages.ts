@@ -130,7 +130,7 @@ const listQuery = z.object({
 });
 
 const findMessage = (services: RouteServices, params: Record<string, string>, path: string) =>
-  ownedBy(services.engine.store.messages.get(params.MessageSid!), params.AccountSid!, path);
+  ownedBy(services.context.store.messages.get(params.MessageSid!), params.AccountSid!, path);
 
 export const messageRoutes = [
   defineRoute({
@@ -145,11 +145,13 @@ export const messageRoutes = [
     status: 201,
     response: messageResource,
     handle({ params, body, services }) {
-      return twilioJson(201, renderMessage(submitMessage(services.engine, messageInput(params, body))));
+      const message = submitMessage(services.context, messageInput(params, body));
+      services.calls.messages.start(message);
+      return twilioJson(201, renderMessage(message));
     },
     // Twilio test credentials: magic From and To numbers decide; nothing is sent or kept.
     testCredentials({ params, body, services }) {
-      return twilioJson(201, renderMessage(sendTestMessage(services.engine, messageInput(params, body))));
+      return twilioJson(201, renderMessage(sendTestMessage(services.context, messageInput(params, body))));
     },
   }),
   defineRoute({
@@ -165,7 +167,7 @@ export const messageRoutes = [
       const given = queryFilters<Message>(query, { To: equals((m) => m.to), From: equals((m) => m.from) });
       const sent = dateFilter(query, "DateSent");
       const records = walkListPage(
-        services.engine.store.messages,
+        services.context.store.messages,
         messageListIndexes,
         { AccountSid: accountSid, To: query.To, From: query.From },
         (m) => m.account_sid === accountSid && given.matches(m) && sent.matches(m.date_sent),
@@ -205,7 +207,7 @@ export const messageRoutes = [
     body: updateParams,
     response: messageResource,
     handle({ params, body, request, services }) {
-      const updated = updateMessage(services.engine, findMessage(services, params, request.path), {
+      const updated = updateMessage(services.context, findMessage(services, params, request.path), {
         body: body.Body,
         status: body.Status,
       });
@@ -220,7 +222,7 @@ export const messageRoutes = [
     auth: { kind: "account", scope: "messages_write" },
     status: 204,
     handle({ params, request, services }) {
-      deleteMessage(services.engine, findMessage(services, params, request.path));
+      deleteMessage(services.context, findMessage(services, params, request.path));
       return noContent();
     },
   }),

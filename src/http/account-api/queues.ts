@@ -4,7 +4,6 @@ import { ownedBy } from "../../domain/found.js";
 import { largestQueueMaxSize, type Queue, type QueueMember } from "../../domain/queue.js";
 import type { Store } from "../../domain/store.js";
 import type { EngineContext } from "../../engine/context.js";
-import { callEngineOf } from "../../engine/engine-registry.js";
 import { averageWait, createQueue, deleteQueue, updateQueue, waitSeconds } from "../../engine/queues.js";
 import { rfc2822 } from "../format.js";
 import { noContent, twilioJson } from "../respond.js";
@@ -70,12 +69,12 @@ function renderMember(store: Store, m: QueueMember, now: number): z.infer<typeof
 }
 
 const findQueue = (services: RouteServices, params: Record<string, string>, path: string) =>
-  ownedBy(services.engine.store.queues.get(params.QueueSid!), params.AccountSid!, path);
+  ownedBy(services.context.store.queues.get(params.QueueSid!), params.AccountSid!, path);
 
 /** A member by CallSid, or `Front` for the caller at the head of the line. */
 function findMember(services: RouteServices, params: Record<string, string>, path: string): QueueMember {
   const queue = findQueue(services, params, path);
-  const line = services.engine.store.queueMembers.where("queue", queue.sid);
+  const line = services.context.store.queueMembers.where("queue", queue.sid);
   const found = params.CallSid === "Front" ? line[0] : line.find((m) => m.call_sid === params.CallSid);
   return ownedBy(found, params.AccountSid!, path);
 }
@@ -101,11 +100,11 @@ export const queueRoutes = [
     status: 201,
     response: queueResource,
     handle({ params, body, services }) {
-      const queue = createQueue(services.engine, params.AccountSid!, {
+      const queue = createQueue(services.context, params.AccountSid!, {
         friendlyName: body.FriendlyName,
         maxSize: body.MaxSize,
       });
-      return twilioJson(201, renderQueue(services.engine, queue));
+      return twilioJson(201, renderQueue(services.context, queue));
     },
   }),
   defineRoute({
@@ -125,8 +124,8 @@ export const queueRoutes = [
           path: accountPath(accountSid, "Queues.json"),
           filters: [],
           page: query,
-          records: services.engine.store.queues.where("account", accountSid),
-          render: (q) => renderQueue(services.engine, q),
+          records: services.context.store.queues.where("account", accountSid),
+          render: (q) => renderQueue(services.context, q),
           sidOf: (q) => q.sid,
         }),
       );
@@ -140,7 +139,7 @@ export const queueRoutes = [
     auth: { kind: "account", scope: "phone_calls_read" },
     response: queueResource,
     handle({ params, request, services }) {
-      return twilioJson(200, renderQueue(services.engine, findQueue(services, params, request.path)));
+      return twilioJson(200, renderQueue(services.context, findQueue(services, params, request.path)));
     },
   }),
   defineRoute({
@@ -152,11 +151,11 @@ export const queueRoutes = [
     body: z.object({ FriendlyName: friendlyName.optional(), MaxSize: maxSize.optional() }),
     response: queueResource,
     handle({ params, body, request, services }) {
-      const queue = updateQueue(services.engine, findQueue(services, params, request.path), {
+      const queue = updateQueue(services.context, findQueue(services, params, request.path), {
         friendlyName: body.FriendlyName,
         maxSize: body.MaxSize,
       });
-      return twilioJson(200, renderQueue(services.engine, queue));
+      return twilioJson(200, renderQueue(services.context, queue));
     },
   }),
   defineRoute({
@@ -167,7 +166,7 @@ export const queueRoutes = [
     auth: { kind: "account", scope: "phone_calls_write" },
     status: 204,
     handle({ params, request, services }) {
-      deleteQueue(services.engine, findQueue(services, params, request.path));
+      deleteQueue(services.context, findQueue(services, params, request.path));
       return noContent();
     },
   }),
@@ -181,7 +180,7 @@ export const queueRoutes = [
     response: listSchema("queue_members", memberResource),
     handle({ params, query, request, services }) {
       const queue = findQueue(services, params, request.path);
-      const now = services.engine.clock.now();
+      const now = services.context.clock.now();
       return twilioJson(
         200,
         listEnvelope({
@@ -189,8 +188,8 @@ export const queueRoutes = [
           path: accountPath(queue.account_sid, `Queues/${queue.sid}/Members.json`),
           filters: [],
           page: query,
-          records: services.engine.store.queueMembers.where("queue", queue.sid),
-          render: (m) => renderMember(services.engine.store, m, now),
+          records: services.context.store.queueMembers.where("queue", queue.sid),
+          render: (m) => renderMember(services.context.store, m, now),
           sidOf: (m) => m.call_sid,
         }),
       );
@@ -205,7 +204,7 @@ export const queueRoutes = [
     response: memberResource,
     handle({ params, request, services }) {
       const found = findMember(services, params, request.path);
-      return twilioJson(200, renderMember(services.engine.store, found, services.engine.clock.now()));
+      return twilioJson(200, renderMember(services.context.store, found, services.context.clock.now()));
     },
   }),
   defineRoute({
@@ -225,10 +224,8 @@ export const queueRoutes = [
     response: memberResource,
     handle({ params, body, request, services }) {
       const found = findMember(services, params, request.path);
-      const rendered = renderMember(services.engine.store, found, services.engine.clock.now());
-      const engine = callEngineOf(services.engine);
-      if (!engine) throw new Error("queues need the call engine");
-      engine.queues.dequeue(found, body.Url!, body.Method ?? "POST");
+      const rendered = renderMember(services.context.store, found, services.context.clock.now());
+      services.calls.queues.dequeue(found, body.Url!, body.Method ?? "POST");
       return twilioJson(200, rendered);
     },
   }),

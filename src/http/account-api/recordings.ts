@@ -111,7 +111,7 @@ const mediaQuery = z.object({
 
 function findRecording(services: RouteServices, params: Record<string, string>, path: string): Recording {
   const recording = ownedBy(
-    services.engine.store.recordings.get(params.RecordingSid!),
+    services.context.store.recordings.get(params.RecordingSid!),
     params.AccountSid!,
     path,
   );
@@ -155,7 +155,7 @@ function listRecordings(
       filters: [...given.echo, ...created.echo],
       page: query,
       records: matching,
-      render: (r) => renderRecording(services.engine.store, r, origin),
+      render: (r) => renderRecording(services.context.store, r, origin),
       sidOf: (r) => r.sid,
     }),
   );
@@ -201,7 +201,7 @@ const fetchRoute = (path: string) =>
       if (!request.path.endsWith(".json")) {
         return mediaRedirect(recording, query.format ?? query.Format ?? "wav", request);
       }
-      return twilioJson(200, renderRecording(services.engine.store, recording, originOf(request)));
+      return twilioJson(200, renderRecording(services.context.store, recording, originOf(request)));
     },
   });
 
@@ -214,7 +214,7 @@ const deleteRoute = (path: string) =>
     auth: { kind: "account", scope: "recordings_write" },
     status: 204,
     handle({ params, request, services }) {
-      deleteRecording(services.engine, findRecording(services, params, request.path));
+      deleteRecording(services.context, findRecording(services, params, request.path));
       return noContent();
     },
   });
@@ -230,7 +230,7 @@ export const recordingRoutes = [
     response: listSchema("recordings", recordingResource),
     handle({ params, query, request, services }) {
       const accountSid = params.AccountSid!;
-      const records = services.engine.store.recordings.where("account", accountSid);
+      const records = services.context.store.recordings.where("account", accountSid);
       return listRecordings(services, request, accountSid, records, "Recordings.json", query);
     },
   }),
@@ -244,8 +244,8 @@ export const recordingRoutes = [
     response: listSchema("recordings", recordingResource),
     handle({ params, query, request, services }) {
       const accountSid = params.AccountSid!;
-      const call = ownedBy(services.engine.store.calls.get(params.CallSid!), accountSid, request.path);
-      const records = services.engine.store.recordings.where("call", call.sid);
+      const call = ownedBy(services.context.store.calls.get(params.CallSid!), accountSid, request.path);
+      const records = services.context.store.recordings.where("call", call.sid);
       return listRecordings(
         services,
         request,

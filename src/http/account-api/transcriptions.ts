@@ -58,7 +58,7 @@ function findTranscription(
   path: string,
 ): Transcription {
   const transcription = ownedBy(
-    services.engine.store.transcriptions.get(params.TranscriptionSid!),
+    services.context.store.transcriptions.get(params.TranscriptionSid!),
     params.AccountSid!,
     path,
   );
@@ -77,7 +77,7 @@ const listRoute = (path: string, summary: string) =>
     response: listSchema("transcriptions", transcriptionResource),
     handle({ params, query, request, services }) {
       const accountSid = params.AccountSid!;
-      const store = services.engine.store;
+      const store = services.context.store;
       let records: Transcription[];
       let listPath = "Transcriptions.json";
       if (params.RecordingSid) {
@@ -124,7 +124,7 @@ const deleteRoute = (path: string) =>
     auth: { kind: "account", scope: "recordings_write" },
     status: 204,
     handle({ params, request, services }) {
-      deleteTranscription(services.engine, findTranscription(services, params, request.path));
+      deleteTranscription(services.context, findTranscription(services, params, request.path));
       return noContent();
     },
   });

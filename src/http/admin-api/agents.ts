@@ -29,10 +29,10 @@ export const agentRoutes = [
     response: agentResource,
     handle({ params, body, request, services }) {
       const agent = found(
-        findExtension(services.engine, params.AccountSid!, params.Extension!),
+        findExtension(services.context, params.AccountSid!, params.Extension!),
         request.path,
       );
-      const updated = updateAgentExtension(services.engine, agent, { status: body.status });
+      const updated = updateAgentExtension(services.context, agent, { status: body.status });
       return jsonResponse(200, {
         sid: updated.sid,
         account_sid: updated.account_sid,

@@ -39,7 +39,7 @@ export const clockRoutes = [
     summary: "The sandbox clock: time and mode",
     auth: { kind: "admin" },
     response: clockStateSchema,
-    handle: ({ services }) => jsonResponse(200, clockState(services.engine.clock)),
+    handle: ({ services }) => jsonResponse(200, clockState(services.context.clock)),
   }),
   defineRoute({
     method: "POST",
@@ -50,7 +50,7 @@ export const clockRoutes = [
     body: z.strictObject({ mode: z.enum(["real", "virtual"], { error: 'must be "real" or "virtual"' }) }),
     response: clockStateSchema,
     handle({ body, services }) {
-      const { clock } = services.engine;
+      const { clock } = services.context;
       if (!isSwitchable(clock))
         throw errors.stateConflict("This sandbox was given a clock that cannot switch modes.");
       clock.switchTo(body.mode);
@@ -66,7 +66,7 @@ export const clockRoutes = [
     body: z.strictObject({ by: durationField }),
     response: clockStateSchema,
     async handle({ body, services }) {
-      const { clock } = services.engine;
+      const { clock } = services.context;
       virtualOnly(clock, "be advanced");
       await clock.advance(body.by);
       return jsonResponse(200, clockState(clock));
@@ -81,7 +81,7 @@ export const clockRoutes = [
     body: z.strictObject({ max: durationField.optional() }),
     response: clockStateSchema,
     async handle({ body, services }) {
-      const { clock } = services.engine;
+      const { clock } = services.context;
       virtualOnly(clock, "run until idle");
       await clock.runUntilIdle(body.max);
       return jsonResponse(200, clockState(clock));

@@ -35,7 +35,7 @@ export const credentialRoutes = [
       test_auth_token: z.string(),
     }),
     handle({ params, request, services }) {
-      const account = getAccount(services.engine, params.AccountSid!, request.path);
+      const account = getAccount(services.context, params.AccountSid!, request.path);
       return jsonResponse(200, {
         account_sid: account.sid,
         auth_token: account.auth_token,
@@ -52,9 +52,9 @@ export const credentialRoutes = [
     auth: { kind: "admin" },
     response: z.strictObject({ api_keys: z.array(apiKeyResource) }),
     handle({ params, request, services }) {
-      const account = getAccount(services.engine, params.AccountSid!, request.path);
+      const account = getAccount(services.context, params.AccountSid!, request.path);
       return jsonResponse(200, {
-        api_keys: services.engine.store.apiKeys.where("account", account.sid).map(renderKey),
+        api_keys: services.context.store.apiKeys.where("account", account.sid).map(renderKey),
       });
     },
   }),
@@ -71,8 +71,8 @@ export const credentialRoutes = [
     status: 201,
     response: apiKeyResource,
     handle({ params, body, request, services }) {
-      const account = getAccount(services.engine, params.AccountSid!, request.path);
-      const key = createApiKey(services.engine, account.sid, body.scopes, {
+      const account = getAccount(services.context, params.AccountSid!, request.path);
+      const key = createApiKey(services.context, account.sid, body.scopes, {
         friendly_name: body.friendly_name,
       });
       return jsonResponse(201, renderKey(key));
@@ -86,8 +86,8 @@ export const credentialRoutes = [
     auth: { kind: "admin" },
     response: z.strictObject({ revoked: sid("SK") }),
     handle({ params, request, services }) {
-      const key = found(services.engine.store.apiKeys.get(params.KeySid!), request.path);
-      revokeApiKey(services.engine, key);
+      const key = found(services.context.store.apiKeys.get(params.KeySid!), request.path);
+      revokeApiKey(services.context, key);
       return jsonResponse(200, { revoked: key.sid });
     },
   }),

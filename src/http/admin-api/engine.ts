@@ -3,7 +3,6 @@ import { z } from "zod";
 import { errors } from "../../domain/errors.js";
 import { transcriptionSchema, transcriptionSegmentSchema } from "../../domain/transcription.js";
 import type { CallEngine } from "../../engine/call-engine.js";
-import { callEngineOf } from "../../engine/engine-registry.js";
 import { listeningVerbs, partyBehaviourSchema, partyOutcomes } from "../../engine/party-behaviour.js";
 import { callResource, renderCall } from "../account-api/calls.js";
 import { messageResource, renderMessage } from "../account-api/messages.js";
@@ -14,14 +13,8 @@ import type { RouteServices } from "../services.js";
 
 const e164 = z.string().regex(/^\+[1-9]\d{1,14}$/, "must be an E.164 number such as +14155550100");
 
-const engineOf = (services: RouteServices): CallEngine => {
-  const engine = callEngineOf(services.engine);
-  if (!engine) throw new Error("no call engine runs in this sandbox");
-  return engine;
-};
-
 const liveCall = (services: RouteServices, sid: string, path: string) => {
-  if (!services.engine.store.calls.has(sid)) throw errors.notFound(path);
+  if (!services.context.store.calls.has(sid)) throw errors.notFound(path);
   return sid;
 };
 
@@ -100,7 +93,7 @@ export const engineRoutes = [
       forwarded_from: z.string().optional(),
     }),
     handle({ body, services }) {
-      const call = engineOf(services).ring({
+      const call = services.calls.ring({
         from: body.from,
         to: body.to,
         caller: body.caller,
@@ -134,7 +127,7 @@ export const engineRoutes = [
     }),
     handle({ params, request, services }) {
       const sid = liveCall(services, params.CallSid!, request.path);
-      const engine = engineOf(services);
+      const engine = services.calls;
       return jsonResponse(200, {
         call_sid: sid,
         timeline: engine.timeline(sid).map((e) => ({ at: iso8601(e.at), kind: e.kind, detail: e.detail })),
@@ -166,8 +159,8 @@ export const engineRoutes = [
     }),
     handle({ params, request, body, services }) {
       const sid = liveCall(services, params.CallSid!, request.path);
-      if (body.press !== undefined) engineOf(services).press(sid, body.press);
-      else engineOf(services).speak(sid, body.say!);
+      if (body.press !== undefined) services.calls.press(sid, body.press);
+      else services.calls.speak(sid, body.say!);
       return jsonResponse(202, { call_sid: sid, queued: body });
     },
   }),
@@ -180,7 +173,7 @@ export const engineRoutes = [
     response: numberBehaviour,
     handle({ params, services }) {
       const number = params.Number!;
-      return jsonResponse(200, { number, behaviour: engineOf(services).party(number) });
+      return jsonResponse(200, { number, behaviour: services.calls.party(number) });
     },
   }),
   defineRoute({
@@ -198,7 +191,7 @@ export const engineRoutes = [
         const issue = parsed.error.issues[0]!;
         throw errors.unprocessable(`behaviour.${issue.path.join(".") || "(root)"}: ${issue.message}`);
       }
-      return jsonResponse(200, { number, behaviour: engineOf(services).setParty(number, body as never) });
+      return jsonResponse(200, { number, behaviour: services.calls.setParty(number, body as never) });
     },
   }),
   defineRoute({
@@ -209,7 +202,7 @@ export const engineRoutes = [
     auth: { kind: "admin" },
     status: 204,
     handle({ params, services }) {
-      engineOf(services).clearParty(params.Number!);
+      services.calls.clearParty(params.Number!);
       return noContent();
     },
   }),
@@ -229,7 +222,7 @@ export const engineRoutes = [
       const outcome =
         params.Outcome === "complete" ? "completed" : params.Outcome === "fail" ? "failed" : null;
       if (!outcome) throw errors.notFound(request.path);
-      const engine = engineOf(services);
+      const engine = services.calls;
       const given = body.text !== undefined || body.segments !== undefined;
       if (given && outcome === "failed") {
         throw errors.invalidParameter(
@@ -239,7 +232,7 @@ export const engineRoutes = [
       }
       const done = engine.transcriptions.complete(params.Sid!, outcome, given ? body : undefined);
       if (!done) {
-        if (!services.engine.store.transcriptions.has(params.Sid!)) throw errors.notFound(request.path);
+        if (!services.context.store.transcriptions.has(params.Sid!)) throw errors.notFound(request.path);
         throw errors.notPending("transcription", params.Sid!);
       }
       return jsonResponse(200, renderTranscription(done));
@@ -260,7 +253,7 @@ export const engineRoutes = [
       media_urls: z.array(z.url()).max(10).optional(),
     }),
     handle({ body, services }) {
-      const message = engineOf(services).messages.receive({
+      const message = services.calls.messages.receive({
         from: body.from,
         to: body.to,
         body: body.body,
@@ -278,7 +271,7 @@ export const engineRoutes = [
     query: z.strictObject({ call_sid: z.string().optional() }),
     response: z.strictObject({ alerts: z.array(alertView) }),
     handle({ query, services }) {
-      const alerts = engineOf(services).alerts(query.call_sid);
+      const alerts = services.calls.alerts(query.call_sid);
       return jsonResponse(200, { alerts: alerts.map((a) => ({ ...a, at: iso8601(a.at) })) });
     },
   }),

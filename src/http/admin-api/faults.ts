@@ -120,7 +120,7 @@ export const faultRoutes = [
     status: 201,
     response: faultSchema,
     handle({ body, services }) {
-      const { faults, clock } = services.engine;
+      const { faults, clock } = services.context;
       if (!faults) throw errors.stateConflict("This sandbox has no fault registry.");
       return jsonResponse(201, renderFault(faults.add(toInput(body), clock.now())));
     },
@@ -133,7 +133,7 @@ export const faultRoutes = [
     auth: { kind: "admin" },
     response: z.object({ faults: z.array(faultSchema) }),
     handle({ services }) {
-      const { faults, clock } = services.engine;
+      const { faults, clock } = services.context;
       return jsonResponse(200, { faults: (faults?.list(clock.now()) ?? []).map(renderFault) });
     },
   }),
@@ -145,7 +145,7 @@ export const faultRoutes = [
     auth: { kind: "admin" },
     response: z.object({ cleared: z.literal(true) }),
     handle({ services }) {
-      services.engine.faults?.clear();
+      services.context.faults?.clear();
       return jsonResponse(200, { cleared: true });
     },
   }),
@@ -157,7 +157,7 @@ export const faultRoutes = [
     auth: { kind: "admin" },
     response: z.object({ removed: z.string() }),
     handle({ params, request, services }) {
-      if (!services.engine.faults?.remove(params.FaultId!)) throw errors.notFound(request.path);
+      if (!services.context.faults?.remove(params.FaultId!)) throw errors.notFound(request.path);
       return jsonResponse(200, { removed: params.FaultId });
     },
   }),

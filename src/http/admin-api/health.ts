@@ -17,7 +17,7 @@ export const healthRoutes = [
       clock: z.strictObject({ mode: z.enum(["virtual", "real"]), now: z.iso.datetime() }),
     }),
     handle({ services }) {
-      const { clock } = services.engine;
+      const { clock } = services.context;
       return jsonResponse(200, {
         status: "ok",
         name: "voice-sandbox",

@@ -24,7 +24,7 @@ const mediaRoute = (extension: "wav" | "mp3") =>
     auth: { kind: "none" },
     contentType: mediaTypeOf[extension],
     handle({ params, request, services }) {
-      const recording = found(services.engine.store.recordings.get(params.RecordingSid!), request.path);
+      const recording = found(services.context.store.recordings.get(params.RecordingSid!), request.path);
       const body = extension === "wav" ? recordingWav(recording) : recordingMp3(recording);
       return {
         status: 200,

@@ -85,7 +85,7 @@ export const carrierAccountRoutes = [
     status: 201,
     response: singleDocumentSchema(accountResource),
     handle({ body, services }) {
-      const account = createAccount(services.engine, body.data.attributes);
+      const account = createAccount(services.context, body.data.attributes);
       const resource = renderAccount(account);
       return singleDocument(201, resource, { location: resource.links.self });
     },
@@ -99,7 +99,7 @@ export const carrierAccountRoutes = [
     response: collectionDocumentSchema(accountResource),
     query: z.strictObject({ ...pagingQuery, "filter[status]": z.enum(accountStatuses).optional() }),
     handle({ query, services }) {
-      const records = listPage(services.engine.store.accounts, query, listFilters);
+      const records = listPage(services.context.store.accounts, query, listFilters);
       return listDocument(collection, query, records, renderAccount);
     },
   }),
@@ -111,7 +111,7 @@ export const carrierAccountRoutes = [
     auth: { kind: "carrier" },
     response: singleDocumentSchema(accountResource),
     handle({ params, request, services }) {
-      return singleDocument(200, renderAccount(getAccount(services.engine, params.id!, request.path)));
+      return singleDocument(200, renderAccount(getAccount(services.context, params.id!, request.path)));
     },
   }),
   defineRoute({
@@ -125,10 +125,10 @@ export const carrierAccountRoutes = [
     idParam: "id",
     response: singleDocumentSchema(accountResource),
     handle({ params, body, request, services }) {
-      const account = getAccount(services.engine, params.id!, request.path);
+      const account = getAccount(services.context, params.id!, request.path);
       return singleDocument(
         200,
-        renderAccount(updateAccount(services.engine, account, body.data.attributes)),
+        renderAccount(updateAccount(services.context, account, body.data.attributes)),
       );
     },
   }),
@@ -140,8 +140,8 @@ export const carrierAccountRoutes = [
     auth: { kind: "carrier" },
     response: deletedDocumentSchema,
     handle({ params, request, services }) {
-      const account = getAccount(services.engine, params.id!, request.path);
-      deleteAccount(services.engine, account);
+      const account = getAccount(services.context, params.id!, request.path);
+      deleteAccount(services.context, account);
       return deletedDocument("account", account.sid);
     },
   }),

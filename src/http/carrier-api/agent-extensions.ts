@@ -108,9 +108,9 @@ export const carrierAgentExtensionRoutes = [
     status: 201,
     response: singleDocumentSchema(agentExtensionResource),
     handle({ params, body, request, services }) {
-      const account = getAccount(services.engine, params.account_id!, request.path);
+      const account = getAccount(services.context, params.account_id!, request.path);
       const resource = renderAgentExtension(
-        createAgentExtension(services.engine, account.sid, body.data.attributes),
+        createAgentExtension(services.context, account.sid, body.data.attributes),
       );
       return singleDocument(201, resource, { location: resource.links.self });
     },
@@ -124,9 +124,9 @@ export const carrierAgentExtensionRoutes = [
     query: listQuery,
     response: collectionDocumentSchema(agentExtensionResource),
     handle({ params, query, request, services }) {
-      const account = getAccount(services.engine, params.account_id!, request.path);
+      const account = getAccount(services.context, params.account_id!, request.path);
       const records = filterRecords(
-        services.engine.store.agentExtensions.where("account", account.sid),
+        services.context.store.agentExtensions.where("account", account.sid),
         query,
         listFilters,
       );
@@ -141,10 +141,10 @@ export const carrierAgentExtensionRoutes = [
     auth: { kind: "carrier" },
     response: singleDocumentSchema(agentExtensionResource),
     handle({ params, request, services }) {
-      const account = getAccount(services.engine, params.account_id!, request.path);
+      const account = getAccount(services.context, params.account_id!, request.path);
       return singleDocument(
         200,
-        renderAgentExtension(getAgentExtension(services.engine, account.sid, params.id!, request.path)),
+        renderAgentExtension(getAgentExtension(services.context, account.sid, params.id!, request.path)),
       );
     },
   }),
@@ -159,11 +159,11 @@ export const carrierAgentExtensionRoutes = [
     idParam: "id",
     response: singleDocumentSchema(agentExtensionResource),
     handle({ params, body, request, services }) {
-      const account = getAccount(services.engine, params.account_id!, request.path);
-      const record = getAgentExtension(services.engine, account.sid, params.id!, request.path);
+      const account = getAccount(services.context, params.account_id!, request.path);
+      const record = getAgentExtension(services.context, account.sid, params.id!, request.path);
       return singleDocument(
         200,
-        renderAgentExtension(updateAgentExtension(services.engine, record, body.data.attributes)),
+        renderAgentExtension(updateAgentExtension(services.context, record, body.data.attributes)),
       );
     },
   }),
@@ -175,9 +175,9 @@ export const carrierAgentExtensionRoutes = [
     auth: { kind: "carrier" },
     response: deletedDocumentSchema,
     handle({ params, request, services }) {
-      const account = getAccount(services.engine, params.account_id!, request.path);
-      const record = getAgentExtension(services.engine, account.sid, params.id!, request.path);
-      deleteAgentExtension(services.engine, record);
+      const account = getAccount(services.context, params.account_id!, request.path);
+      const record = getAgentExtension(services.context, account.sid, params.id!, request.path);
+      deleteAgentExtension(services.context, record);
       return deletedDocument("agent_extension", record.sid);
     },
   }),

@@ -108,8 +108,8 @@ const movementRoute = (kind: "top_up" | "debit") =>
     status: 201,
     response: singleDocumentSchema(balanceTransactionResource),
     handle({ params, body, request, services }) {
-      const account = getAccount(services.engine, params.account_id!, request.path);
-      const entry = (kind === "top_up" ? topUp : debit)(services.engine, account.sid, body);
+      const account = getAccount(services.context, params.account_id!, request.path);
+      const entry = (kind === "top_up" ? topUp : debit)(services.context, account.sid, body);
       const resource = renderBalanceTransaction(entry);
       return singleDocument(201, resource, { location: resource.links.self });
     },
@@ -124,8 +124,8 @@ export const carrierBalanceRoutes = [
     auth: { kind: "carrier" },
     response: singleDocumentSchema(balanceResource),
     handle({ params, request, services }) {
-      const account = getAccount(services.engine, params.account_id!, request.path);
-      const entries = services.engine.store.ledger.where("account", account.sid);
+      const account = getAccount(services.context, params.account_id!, request.path);
+      const entries = services.context.store.ledger.where("account", account.sid);
       const last = entries[entries.length - 1];
       return singleDocument(
         200,
@@ -135,7 +135,7 @@ export const carrierBalanceRoutes = [
           balancePath(account.sid),
           {
             account_id: account.sid,
-            balance_cents: balanceOf(services.engine, account.sid),
+            balance_cents: balanceOf(services.context, account.sid),
             currency: walletCurrency,
             updated_at: iso8601(last ? last.created_at : account.created_at),
           },
@@ -155,16 +155,16 @@ export const carrierBalanceRoutes = [
     query: transactionsQuery,
     response: collectionDocumentSchema(balanceTransactionResource, { balance_cents: z.number().int() }),
     handle({ params, query, request, services }) {
-      const account = getAccount(services.engine, params.account_id!, request.path);
+      const account = getAccount(services.context, params.account_id!, request.path);
       return collectionDocument({
         path: `${balancePath(account.sid)}/transactions`,
         filters: query.category === undefined ? [] : [["category", query.category]],
         page: query.page,
         perPage: query.limit,
         sizeParam: "limit",
-        records: listTransactions(services.engine, account.sid, query.category),
+        records: listTransactions(services.context, account.sid, query.category),
         render: renderBalanceTransaction,
-        meta: { balance_cents: balanceOf(services.engine, account.sid) },
+        meta: { balance_cents: balanceOf(services.context, account.sid) },
       });
     },
   }),
@@ -176,8 +176,8 @@ export const carrierBalanceRoutes = [
     auth: { kind: "carrier" },
     response: singleDocumentSchema(balanceTransactionResource),
     handle({ params, request, services }) {
-      const account = getAccount(services.engine, params.account_id!, request.path);
-      const entry = ownedBy(services.engine.store.ledger.get(params.id!), account.sid, request.path);
+      const account = getAccount(services.context, params.account_id!, request.path);
+      const entry = ownedBy(services.context.store.ledger.get(params.id!), account.sid, request.path);
       return singleDocument(200, renderBalanceTransaction(entry));
     },
   }),

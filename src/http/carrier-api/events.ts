@@ -130,7 +130,7 @@ export const carrierEventRoutes = [
     query: listQuery,
     response: collectionDocumentSchema(eventResource),
     handle({ query, services }) {
-      const records = listPage(services.engine.store.events, query, listFilters);
+      const records = listPage(services.context.store.events, query, listFilters);
       return listDocument(collection, query, records, renderEvent);
     },
   }),
@@ -142,7 +142,7 @@ export const carrierEventRoutes = [
     auth: { kind: "carrier" },
     response: singleDocumentSchema(eventResource),
     handle({ params, request, services }) {
-      const event = found(services.engine.store.events.get(params.id!), request.path);
+      const event = found(services.context.store.events.get(params.id!), request.path);
       return singleDocument(200, renderEvent(event));
     },
   }),

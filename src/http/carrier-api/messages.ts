@@ -141,7 +141,7 @@ const updateBody = z.object({
 });
 
 function findMessage(services: RouteServices, id: string, path: string): Message {
-  return found(services.engine.store.messages.get(id), path);
+  return found(services.context.store.messages.get(id), path);
 }
 
 export const carrierMessageRoutes = [
@@ -154,7 +154,7 @@ export const carrierMessageRoutes = [
     query: listQuery,
     response: collectionDocumentSchema(messageResource),
     handle({ query, services }) {
-      const records = listPage(services.engine.store.messages, query, listFilters);
+      const records = listPage(services.context.store.messages, query, listFilters);
       return listDocument(collection, query, records, renderMessage);
     },
   }),
@@ -183,7 +183,7 @@ export const carrierMessageRoutes = [
       const message = findMessage(services, params.id!, request.path);
       return singleDocument(
         200,
-        renderMessage(correctMessage(services.engine, message, body.data.attributes)),
+        renderMessage(correctMessage(services.context, message, body.data.attributes)),
       );
     },
   }),

@@ -123,7 +123,7 @@ const updateBody = z.object({
 });
 
 function findCall(services: RouteServices, id: string, path: string): Call {
-  return found(services.engine.store.calls.get(id), path);
+  return found(services.context.store.calls.get(id), path);
 }
 
 export const carrierPhoneCallRoutes = [
@@ -136,7 +136,7 @@ export const carrierPhoneCallRoutes = [
     query: listQuery,
     response: collectionDocumentSchema(phoneCallResource),
     handle({ query, services }) {
-      const records = listPage(services.engine.store.calls, query, listFilters);
+      const records = listPage(services.context.store.calls, query, listFilters);
       return listDocument(collection, query, records, renderPhoneCall);
     },
   }),
@@ -163,7 +163,7 @@ export const carrierPhoneCallRoutes = [
     response: singleDocumentSchema(phoneCallResource),
     handle({ params, body, request, services }) {
       const call = findCall(services, params.id!, request.path);
-      return singleDocument(200, renderPhoneCall(correctCall(services.engine, call, body.data.attributes)));
+      return singleDocument(200, renderPhoneCall(correctCall(services.context, call, body.data.attributes)));
     },
   }),
 ];

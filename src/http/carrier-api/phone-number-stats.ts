@@ -75,7 +75,7 @@ export const carrierPhoneNumberStatsRoutes = [
     query,
     response: singleDocumentSchema(phoneNumberStatsResource),
     handle({ query: q, request, services }) {
-      const stats = phoneNumberStats(services.engine, {
+      const stats = phoneNumberStats(services.context, {
         fromDate: q.from_date,
         toDate: q.to_date,
         accountSid: q.account_id,

@@ -124,7 +124,7 @@ const listQuery = z.strictObject({
 });
 
 function findNumber(services: RouteServices, id: string, path: string): PhoneNumber {
-  return found(services.engine.store.phoneNumbers.get(id), path);
+  return found(services.context.store.phoneNumbers.get(id), path);
 }
 
 const listFilters: ListFilters<PhoneNumber> = {
@@ -156,7 +156,7 @@ export const carrierPhoneNumberRoutes = [
     status: 201,
     response: singleDocumentSchema(phoneNumberResource),
     handle({ body, services }) {
-      const resource = renderPhoneNumber(createPhoneNumber(services.engine, body.data.attributes));
+      const resource = renderPhoneNumber(createPhoneNumber(services.context, body.data.attributes));
       return singleDocument(201, resource, { location: resource.links.self });
     },
   }),
@@ -169,7 +169,7 @@ export const carrierPhoneNumberRoutes = [
     response: collectionDocumentSchema(phoneNumberResource),
     query: listQuery,
     handle({ query, services }) {
-      const records = listPage(services.engine.store.phoneNumbers, query, listFilters);
+      const records = listPage(services.context.store.phoneNumbers, query, listFilters);
       return listDocument(collection, query, records, renderPhoneNumber);
     },
   }),
@@ -203,7 +203,7 @@ export const carrierPhoneNumberRoutes = [
           "number cannot be changed; delete this number and create the new one.",
         );
       }
-      return singleDocument(200, renderPhoneNumber(updatePhoneNumber(services.engine, number, changes)));
+      return singleDocument(200, renderPhoneNumber(updatePhoneNumber(services.context, number, changes)));
     },
   }),
   defineRoute({
@@ -216,8 +216,8 @@ export const carrierPhoneNumberRoutes = [
     handle({ params, request, services }) {
       const number = findNumber(services, params.id!, request.path);
       if (number.status === "assigned")
-        return singleDocument(200, renderPhoneNumber(releaseNumber(services.engine, number)));
-      removePhoneNumber(services.engine, number);
+        return singleDocument(200, renderPhoneNumber(releaseNumber(services.context, number)));
+      removePhoneNumber(services.context, number);
       return deletedDocument("phone_number", number.sid);
     },
   }),

@@ -109,7 +109,7 @@ export const carrierRateRoutes = [
     status: 201,
     response: singleDocumentSchema(rateResource),
     handle({ body, services }) {
-      const resource = renderRate(createRate(services.engine, body.data.attributes));
+      const resource = renderRate(createRate(services.context, body.data.attributes));
       return singleDocument(201, resource, { location: resource.links.self });
     },
   }),
@@ -122,7 +122,7 @@ export const carrierRateRoutes = [
     query: listQuery,
     response: collectionDocumentSchema(rateResource),
     handle({ query, services }) {
-      const records = listPage(services.engine.store.rates, query, listFilters);
+      const records = listPage(services.context.store.rates, query, listFilters);
       return listDocument(collection, query, records, renderRate);
     },
   }),
@@ -134,7 +134,7 @@ export const carrierRateRoutes = [
     auth: { kind: "carrier" },
     response: singleDocumentSchema(rateResource),
     handle({ params, request, services }) {
-      return singleDocument(200, renderRate(getRate(services.engine, params.id!, request.path)));
+      return singleDocument(200, renderRate(getRate(services.context, params.id!, request.path)));
     },
   }),
   defineRoute({
@@ -148,8 +148,8 @@ export const carrierRateRoutes = [
     idParam: "id",
     response: singleDocumentSchema(rateResource),
     handle({ params, body, request, services }) {
-      const rate = getRate(services.engine, params.id!, request.path);
-      return singleDocument(200, renderRate(updateRate(services.engine, rate, body.data.attributes)));
+      const rate = getRate(services.context, params.id!, request.path);
+      return singleDocument(200, renderRate(updateRate(services.context, rate, body.data.attributes)));
     },
   }),
   defineRoute({
@@ -160,8 +160,8 @@ export const carrierRateRoutes = [
     auth: { kind: "carrier" },
     response: deletedDocumentSchema,
     handle({ params, request, services }) {
-      const rate = getRate(services.engine, params.id!, request.path);
-      deleteRate(services.engine, rate);
+      const rate = getRate(services.context, params.id!, request.path);
+      deleteRate(services.context, rate);
       return deletedDocument("rate", rate.sid);
     },
   }),

@@ -111,8 +111,8 @@ export const carrierRingGroupRoutes = [
     status: 201,
     response: singleDocumentSchema(ringGroupResource),
     handle({ params, body, request, services }) {
-      const account = getAccount(services.engine, params.account_id!, request.path);
-      const group = createRingGroup(services.engine, account.sid, {
+      const account = getAccount(services.context, params.account_id!, request.path);
+      const group = createRingGroup(services.context, account.sid, {
         ...body.data.attributes,
         agent_extension_sids: memberSids(body.data.relationships),
       });
@@ -129,11 +129,11 @@ export const carrierRingGroupRoutes = [
     query: z.strictObject({ ...pagingQuery, "filter[strategy]": strategy.optional() }),
     response: collectionDocumentSchema(ringGroupResource),
     handle({ params, query, request, services }) {
-      const account = getAccount(services.engine, params.account_id!, request.path);
+      const account = getAccount(services.context, params.account_id!, request.path);
       return listDocument(
         collectionOf(account.sid),
         query,
-        filterRecords(services.engine.store.ringGroups.where("account", account.sid), query, listFilters),
+        filterRecords(services.context.store.ringGroups.where("account", account.sid), query, listFilters),
         renderRingGroup,
       );
     },
@@ -146,10 +146,10 @@ export const carrierRingGroupRoutes = [
     auth: { kind: "carrier" },
     response: singleDocumentSchema(ringGroupResource),
     handle({ params, request, services }) {
-      const account = getAccount(services.engine, params.account_id!, request.path);
+      const account = getAccount(services.context, params.account_id!, request.path);
       return singleDocument(
         200,
-        renderRingGroup(getRingGroup(services.engine, account.sid, params.id!, request.path)),
+        renderRingGroup(getRingGroup(services.context, account.sid, params.id!, request.path)),
       );
     },
   }),
@@ -164,9 +164,9 @@ export const carrierRingGroupRoutes = [
     idParam: "id",
     response: singleDocumentSchema(ringGroupResource),
     handle({ params, body, request, services }) {
-      const account = getAccount(services.engine, params.account_id!, request.path);
-      const group = getRingGroup(services.engine, account.sid, params.id!, request.path);
-      const updated = updateRingGroup(services.engine, group, {
+      const account = getAccount(services.context, params.account_id!, request.path);
+      const group = getRingGroup(services.context, account.sid, params.id!, request.path);
+      const updated = updateRingGroup(services.context, group, {
         ...body.data.attributes,
         agent_extension_sids: memberSids(body.data.relationships),
       });
@@ -181,9 +181,9 @@ export const carrierRingGroupRoutes = [
     auth: { kind: "carrier" },
     response: deletedDocumentSchema,
     handle({ params, request, services }) {
-      const account = getAccount(services.engine, params.account_id!, request.path);
-      const group = getRingGroup(services.engine, account.sid, params.id!, request.path);
-      deleteRingGroup(services.engine, group);
+      const account = getAccount(services.context, params.account_id!, request.path);
+      const group = getRingGroup(services.context, account.sid, params.id!, request.path);
+      deleteRingGroup(services.context, group);
       return deletedDocument("ring_group", group.sid);
     },
   }),

@@ -142,7 +142,7 @@ export const carrierSipTrunkRoutes = [
     status: 201,
     response: singleDocumentSchema(sipTrunkResource),
     handle({ body, services }) {
-      const trunk = createSipTrunk(services.engine, {
+      const trunk = createSipTrunk(services.context, {
         ...body.data.attributes,
         ...links(body.data.relationships),
       });
@@ -162,7 +162,7 @@ export const carrierSipTrunkRoutes = [
       return listDocument(
         collection,
         query,
-        listPage(services.engine.store.sipTrunks, query, listFilters),
+        listPage(services.context.store.sipTrunks, query, listFilters),
         renderSipTrunk,
       );
     },
@@ -175,7 +175,7 @@ export const carrierSipTrunkRoutes = [
     auth: { kind: "carrier" },
     response: singleDocumentSchema(sipTrunkResource),
     handle({ params, request, services }) {
-      return singleDocument(200, renderSipTrunk(getSipTrunk(services.engine, params.id!, request.path)));
+      return singleDocument(200, renderSipTrunk(getSipTrunk(services.context, params.id!, request.path)));
     },
   }),
   defineRoute({
@@ -189,8 +189,8 @@ export const carrierSipTrunkRoutes = [
     idParam: "id",
     response: singleDocumentSchema(sipTrunkResource),
     handle({ params, body, request, services }) {
-      const trunk = getSipTrunk(services.engine, params.id!, request.path);
-      const updated = updateSipTrunk(services.engine, trunk, {
+      const trunk = getSipTrunk(services.context, params.id!, request.path);
+      const updated = updateSipTrunk(services.context, trunk, {
         ...body.data.attributes,
         ...links(body.data.relationships),
       });
@@ -205,8 +205,8 @@ export const carrierSipTrunkRoutes = [
     auth: { kind: "carrier" },
     response: deletedDocumentSchema,
     handle({ params, request, services }) {
-      const trunk = getSipTrunk(services.engine, params.id!, request.path);
-      deleteSipTrunk(services.engine, trunk);
+      const trunk = getSipTrunk(services.context, params.id!, request.path);
+      deleteSipTrunk(services.context, trunk);
       return deletedDocument("sip_trunk", trunk.sid);
     },
   }),
@@ -221,13 +221,13 @@ export const carrierSipTrunkRoutes = [
     status: 201,
     response: singleDocumentSchema(phoneCallResource),
     handle({ params, body, request, services }) {
-      const trunk = getSipTrunk(services.engine, params.id!, request.path);
+      const trunk = getSipTrunk(services.context, params.id!, request.path);
       const { account_id, ...parties } = body.data.attributes;
-      const call = placeTestCall(services.engine, trunk, {
+      const call = placeTestCall(services.context, trunk, {
         ...parties,
         ...(account_id !== undefined ? { account_sid: account_id } : {}),
       });
-      const resource = renderPhoneCall(call);
+      const resource = renderPhoneCall(services.calls.start(call));
       return singleDocument(201, resource, { location: resource.links.self });
     },
   }),

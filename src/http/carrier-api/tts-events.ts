@@ -82,7 +82,7 @@ export const carrierTtsEventRoutes = [
     query: listQuery,
     response: collectionDocumentSchema(ttsEventResource),
     handle({ query, services }) {
-      const records = listPage(services.engine.store.ttsEvents, query, listFilters);
+      const records = listPage(services.context.store.ttsEvents, query, listFilters);
       return listDocument(collection, query, records, renderTtsEvent);
     },
   }),
@@ -94,7 +94,7 @@ export const carrierTtsEventRoutes = [
     auth: { kind: "carrier" },
     response: singleDocumentSchema(ttsEventResource),
     handle({ params, request, services }) {
-      const event = found(services.engine.store.ttsEvents.get(params.id!), request.path);
+      const event = found(services.context.store.ttsEvents.get(params.id!), request.path);
       return singleDocument(200, renderTtsEvent(event));
     },
   }),

@@ -1,0 +1,106 @@
+// The environment a call's verbs run in: what they read of the call and the world, and the engine effects they reach.
+import { isTerminalCallStatus } from "../domain/call.js";
+import type { VerbEnv } from "../markup/effects.js";
+import type { MarkupNode } from "../markup/parse.js";
+import type { CallRegistry } from "./call-registry.js";
+import type { CallRuntime } from "./call-runtime.js";
+import { defaultVoicemail, speechLengthMs } from "./party-behaviour.js";
+import { recordingUrl } from "./recordings.js";
+import { eventClass } from "./scheduler.js";
+import { recordTtsEvent } from "./tts-events.js";
+import { voiceParams } from "./voice-params.js";
+
+export function createVerbEnv(reg: CallRegistry): (rt: CallRuntime, documentUrl: string | null) => VerbEnv {
+  const { services, parts, note, now, timer } = reg;
+  const { ctx } = services;
+
+  /** A Gather or Record listens: the party's next untimed step answers it (an unscripted caller leaves a message). */
+  const listening = (rt: CallRuntime, verb: string) => {
+    const next = rt.untimed.shift();
+    if (next) {
+      timer(rt, now() + (next.after ?? 1000), eventClass.input, "party step", () =>
+        parts.party.runStep(rt, next),
+      );
+    } else if (!rt.scripted && verb === "Record") {
+      // An unscripted caller leaves a short message, so recordings and transcripts have content.
+      timer(rt, now() + 1000, eventClass.input, "default voicemail", () =>
+        parts.party.speakNow(rt, defaultVoicemail, speechLengthMs(defaultVoicemail), 0.92),
+      );
+    }
+  };
+
+  /** A verb starts: party steps waiting for its nth start are armed. */
+  const verbStarted = (rt: CallRuntime, node: MarkupNode) => {
+    const count = (rt.verbCounts.get(node.name) ?? 0) + 1;
+    rt.verbCounts.set(node.name, count);
+    for (const s of rt.behaviour.steps) {
+      if (s.on?.verb === node.name && s.on.nth === count) {
+        timer(rt, now() + (s.after ?? 0), eventClass.input, "party step", () => parts.party.runStep(rt, s));
+      }
+    }
+  };
+
+  const tts = (rt: CallRuntime, text: string, voice: string) => {
+    const call = reg.getCall(rt.sid);
+    const account = ctx.store.accounts.get(call.account_sid);
+    recordTtsEvent(ctx, {
+      accountSid: call.account_sid,
+      callSid: call.sid,
+      voice: voice || account?.default_tts_voice || "Basic.Kal",
+      characters: [...text].length,
+      ratedNumber: call.direction === "inbound" ? call.to : call.from,
+    });
+  };
+
+  return (rt, documentUrl) => ({
+    callSid: rt.sid,
+    call: () => reg.getCall(rt.sid),
+    now,
+    documentUrl,
+    resolve: (url) => {
+      try {
+        return new URL(url, documentUrl ?? reg.getCall(rt.sid).url ?? undefined).toString();
+      } catch {
+        return url;
+      }
+    },
+    actionParams: (extra) => ({ ...voiceParams(reg.getCall(rt.sid)), ...extra }),
+    timeline: (kind, detail = {}) => note(rt, kind, detail),
+    heard: (entry) => {
+      rt.heard.push({ at: now(), ...entry });
+      note(rt, `heard.${entry.kind}`, { ...entry });
+    },
+    tts: (text, voice, _language) => tts(rt, text, voice),
+    verbStarted: (node) => verbStarted(rt, node),
+    listening: (verb) => listening(rt, verb),
+    answer: () => {
+      const call = reg.getCall(rt.sid);
+      if (call.direction === "inbound" && call.answered_at === null && !isTerminalCallStatus(call.status)) {
+        parts.lifecycle.applyEvent(rt.sid, "answer");
+      }
+    },
+    alert: (code, message, level = "error") => reg.alert(rt, code, message, level),
+    startRecording: (start) => parts.recordings.start(rt, start),
+    finishRecording: (handle, endAt) => {
+      const recording = parts.recordings.end(rt, handle.sid, endAt);
+      note(rt, "recording.end", { sid: recording.sid, duration: recording.duration });
+      return {
+        sid: recording.sid,
+        duration: recording.duration ?? 0,
+        url: recordingUrl(services, recording),
+      };
+    },
+    discardRecording: (handle) => parts.recordings.discard(rt, handle),
+    startLegs: (targets, legOptions) => targets.map((target) => parts.legs.startLeg(rt, target, legOptions)),
+    endLeg: (sid) => {
+      const child = ctx.store.calls.get(sid);
+      if (!child || isTerminalCallStatus(child.status)) return;
+      parts.lifecycle.applyEvent(sid, child.status === "in-progress" ? "hangup" : "cancel");
+    },
+    bridge: (childSid) => parts.legs.bridge(rt, childSid),
+    conference: parts.conferences.hostFor(rt.sid),
+    queue: parts.queues.hostFor(rt.sid),
+    accountExtension: (extension) => parts.legs.agentTarget(reg.getCall(rt.sid).account_sid, extension),
+    ringGroup: (name) => parts.legs.ringGroup(reg.getCall(rt.sid).account_sid, name),
+  });
+}
