@@ -26,13 +26,24 @@ export interface SoakResult {
   counts: Record<string, number>;
 }
 
-/** The customer's side: markup, fast callbacks, slow callbacks (2 s), hung ones (never answered) and 10 MB answers. */
+/**
+ * The customer's side, on four hosts (ports), as four receivers would be: markup and fast callbacks, slow
+ * callbacks (2 s), hung ones (never answered) and 10 MB answers. Fair delivery per host is what keeps the
+ * first host's callbacks flowing while the others stall.
+ */
 async function startCustomer() {
   const counts: Record<string, number> = {};
   const hung = new Set<ServerResponse>();
   const bigAnswer = Buffer.alloc(10 * 1024 * 1024, "y");
-  let base = "";
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+  const urls: Record<"voice" | "done" | "fast" | "slow" | "hang" | "big", string> = {
+    voice: "",
+    done: "",
+    fast: "",
+    slow: "",
+    hang: "",
+    big: "",
+  };
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
     req.resume();
     req.on("end", () => {
       const path = (req.url ?? "/").split("?")[0]!;
@@ -40,7 +51,7 @@ async function startCustomer() {
       if (path === "/voice") {
         res.writeHead(200, { "content-type": "text/xml" });
         res.end(
-          `<Response><Say>Soak test call</Say><Record maxLength="3" playBeep="false" action="${base}/done" recordingStatusCallback="${base}/slow"/></Response>`,
+          `<Response><Say>Soak test call</Say><Record maxLength="3" playBeep="false" action="${urls.done}" recordingStatusCallback="${urls.slow}"/></Response>`,
         );
       } else if (path === "/done") {
         res.writeHead(200, { "content-type": "text/xml" }).end("<Response><Hangup/></Response>");
@@ -55,19 +66,39 @@ async function startCustomer() {
         res.writeHead(204).end();
       }
     });
+  };
+  const servers = await Promise.all(
+    [0, 1, 2, 3].map(async () => {
+      const server = createServer(handler);
+      server.keepAliveTimeout = 60_000;
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+      return { server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+    }),
+  );
+  const [app, slow, hang, big] = servers.map((s) => s.base) as [string, string, string, string];
+  Object.assign(urls, {
+    voice: `${app}/voice`,
+    done: `${app}/done`,
+    fast: `${app}/fast`,
+    slow: `${slow}/slow`,
+    hang: `${hang}/hang`,
+    big: `${big}/big`,
   });
-  server.keepAliveTimeout = 60_000;
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
-    base,
+    urls,
     counts,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const res of hung) res.destroy();
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: async () => {
+      for (const res of hung) res.destroy();
+      await Promise.all(
+        servers.map(
+          ({ server }) =>
+            new Promise<void>((resolve) => {
+              server.closeAllConnections();
+              server.close(() => resolve());
+            }),
+        ),
+      );
+    },
   };
 }
 
@@ -151,7 +182,8 @@ export async function benchSoak(): Promise<SoakResult> {
     }
     return { status: response.status, body };
   };
-  const callbackUrls = ["fast", "slow", "hang", "big"].map((p) => `${customer.base}/${p}`);
+  const { urls } = customer;
+  const callbackUrls = [urls.fast, urls.slow, urls.hang, urls.big];
   let tick = 0;
   let stopping = false;
 
@@ -167,7 +199,7 @@ export async function benchSoak(): Promise<SoakResult> {
           api("POST", "/Calls.json", [
             ["To", `+1415555${String(1000 + ((tick * 2 + i) % 9000)).padStart(4, "0")}`],
             ["From", "+14155550100"],
-            ["Url", `${customer.base}/voice`],
+            ["Url", urls.voice],
             ["StatusCallback", statusCallback],
             ...["initiated", "ringing", "answered", "completed"].map((e): [string, string] => [
               "StatusCallbackEvent",
@@ -211,9 +243,13 @@ export async function benchSoak(): Promise<SoakResult> {
     for (let n = 0; n <= Math.floor((minutes * 60) / sampleSeconds); n++) {
       if (n > 0) await sleep(Math.max(0, started + n * sampleSeconds * 1000 - performance.now()));
       const mb = await rssMb(child.pid!);
+      const deliveries = (await (await fetch(`${url}/__sandbox/webhooks?limit=1`)).json()) as Record<
+        string,
+        number
+      >;
       samples.push([elapsedMinutes(), mb]);
       console.log(
-        `  ${elapsedMinutes().toFixed(1).padStart(5)} min  RSS ${mb.toFixed(0).padStart(5)} MB  calls ${counts.calls} messages ${counts.messages} errors ${counts.errors}`,
+        `  ${elapsedMinutes().toFixed(1).padStart(5)} min  RSS ${mb.toFixed(0).padStart(5)} MB  calls ${counts.calls} messages ${counts.messages} errors ${counts.errors}  callbacks queued ${deliveries.queued} in flight ${deliveries.in_flight} waiting retry ${deliveries.waiting_retry}`,
       );
     }
   } finally {

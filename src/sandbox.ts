@@ -43,7 +43,7 @@ export interface SandboxOptions {
   adminToken?: string;
   /** How many requests the request journal keeps (`GET /__sandbox/requests`). Default 1000; 0 keeps none. */
   journalLimit?: number;
-  /** Webhook delivery: `timeoutMs` (15000), `maxAttempts` (3), `backoffMs` (1000), `logLimit` (10000), `concurrency` (64), `perHostConcurrency` (8), and a `fetch` of your own (default: the global one, so MSW sees deliveries). */
+  /** Webhook delivery: `timeoutMs` (15000), `maxAttempts` (3), `backoffMs` (1000), `logLimit` (10000), `concurrency` (64), `perHostConcurrency` (8), `maxQueuedPerHost` (10000), and a `fetch` of your own (default: the global one, so MSW sees deliveries). */
   webhooks?: WebhookOptions & { fetch?: typeof fetch };
   /**
    * Carrier events kept (`GET /carrier/v1/events`): `maxCount` (default 100000) and `maxAgeMs` of sandbox

@@ -41,6 +41,12 @@ export interface WebhookOptions {
    * so a slow receiver holds at most this many and delays only its own deliveries.
    */
   perHostConcurrency?: number;
+  /**
+   * Deliveries one host may have waiting (queued, behind an earlier one of the same call, or waiting to
+   * retry). Default 10000. Past it a new callback is not queued: it is logged as failed, so a receiver that
+   * never answers cannot make the queue grow without end.
+   */
+  maxQueuedPerHost?: number;
 }
 
 export interface DispatcherDependencies {
@@ -87,6 +93,7 @@ export const defaultWebhookOptions: Readonly<Required<WebhookOptions>> = Object.
   logLimit: 10_000,
   concurrency: 64,
   perHostConcurrency: 8,
+  maxQueuedPerHost: 10_000,
 });
 
 /** Status-type callbacks retry; markup fetches do not (the engine plays the call's fallback instead). */
@@ -106,6 +113,8 @@ const markupAnswerBytes = maxMarkupBytes + 1;
 interface Job {
   id: string;
   request: OutboundRequest;
+  /** The receiving `host:port`: its turn, its slots and its queue bound. */
+  host: string;
   key: string | null;
   attempt: number;
   generation: number;
@@ -124,6 +133,7 @@ function checkOptions(options: WebhookOptions): Required<WebhookOptions> {
   positive("logLimit", true);
   positive("concurrency", true);
   positive("perHostConcurrency", true);
+  positive("maxQueuedPerHost", true);
   if (!(merged.backoffMs >= 0))
     throw new Error(`webhooks.backoffMs must be 0 or more, got ${merged.backoffMs}`);
   return merged;
@@ -143,7 +153,7 @@ export function createWebhookDispatcher(
 
   let nextDelivery = 0;
   let generation = 0;
-  const ready = createHostQueues<Job>((job) => hostOf(job.request.url), options.perHostConcurrency);
+  const ready = createHostQueues<Job>((job) => job.host, options.perHostConcurrency);
   /** Per ordering key: the deliveries not yet finished, the head being the one allowed to go. */
   const lanes = new Map<string, Job[]>();
   const retryTimers = new Map<Job, { readonly id: number }>();
@@ -233,9 +243,18 @@ export function createWebhookDispatcher(
       (result.kind === "network-error" && result.retryable) ||
       (result.kind === "response" && result.status >= 500));
 
+  /** Per host: deliveries accepted and not finished yet (waiting, in flight or waiting to retry). */
+  const pendingByHost = new Map<string, number>();
+  const release = (host: string) => {
+    const left = (pendingByHost.get(host) ?? 1) - 1;
+    if (left > 0) pendingByHost.set(host, left);
+    else pendingByHost.delete(host);
+  };
+
   const finish = (job: Job, success: boolean) => {
     if (success) delivered++;
     else failed++;
+    release(job.host);
     if (job.key === null) return;
     const lane = lanes.get(job.key);
     if (!lane) return;
@@ -343,10 +362,20 @@ export function createWebhookDispatcher(
         const job: Job = {
           id: mintId(),
           request: { ...request, params: { ...request.params } },
+          host: hostOf(request.url),
           key,
           attempt: 1,
           generation,
         };
+        const pending = pendingByHost.get(job.host) ?? 0;
+        if (pending >= options.maxQueuedPerHost) {
+          const error = `not sent: ${pending} deliveries already waiting for ${job.host} (maxQueuedPerHost)`;
+          const result: WireResult = { kind: "network-error", error, retryable: false };
+          record(job, prepare(job.request, job.id), clock.now(), result, 0, "network-error", null);
+          failed++;
+          return;
+        }
+        pendingByHost.set(job.host, pending + 1);
         queued++;
         if (key !== null) {
           const lane = lanes.get(key);
@@ -392,6 +421,7 @@ export function createWebhookDispatcher(
       retryTimers.clear();
       ready.clear();
       lanes.clear();
+      pendingByHost.clear();
       queued = 0;
       delivered = 0;
       failed = 0;

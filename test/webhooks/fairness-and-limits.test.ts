@@ -103,8 +103,35 @@ describe("fair delivery per host", () => {
     expect(sandbox.webhooks.stats()).toMatchObject({ inFlight: perHost, queued: 256 - perHost });
   });
 
+  it("bounds what one host may have waiting: past the bound a callback is logged as not sent", async () => {
+    const sandbox = createSandbox({
+      webhooks: { timeoutMs: 60_000, perHostConcurrency: 1, maxQueuedPerHost: 3 },
+    });
+    const hung: Receiver = await startReceiver(token);
+    const fine: Receiver = await startReceiver(token);
+    cleanups.push(
+      async () => sandbox.webhooks.clear(),
+      () => hung.close(),
+      () => fine.close(),
+    );
+    hung.behave(() => "hang");
+    for (let n = 0; n < 6; n++) sandbox.webhooks.enqueue(callback(`${hung.base}/status`, n));
+    sandbox.webhooks.enqueue(callback(`${fine.base}/status`, 100));
+    await within(
+      until(() => sandbox.webhooks.stats().delivered === 1),
+      "the other host's delivery",
+    );
+    const refused = sandbox.webhooks.list({ outcome: "network-error" });
+    expect(refused.map((a) => a.params.CallSid)).toEqual(
+      [3, 4, 5].map((n) => `CA${String(n).padStart(32, "0")}`),
+    );
+    expect(refused[0]!.error).toMatch(/not sent: 3 deliveries already waiting for 127\.0\.0\.1:\d+/);
+    expect(sandbox.webhooks.stats()).toMatchObject({ inFlight: 1, queued: 2, failed: 3, delivered: 1 });
+  });
+
   it("refuses a per-host limit that makes no sense", () => {
     expect(() => createSandbox({ webhooks: { perHostConcurrency: 0 } })).toThrow(/perHostConcurrency/);
+    expect(() => createSandbox({ webhooks: { maxQueuedPerHost: 1.5 } })).toThrow(/maxQueuedPerHost/);
   });
 });
 
