@@ -8,6 +8,10 @@ export async function fromFetchRequest(request: Request): Promise<SandboxRequest
   request.headers.forEach((value, key) => {
     headers[key] = value;
   });
+  // The URL is the whole truth here: msw 3 adds a host header and msw 2 does not, and neither says the
+  // scheme, so without these a redirect built from them (recording media) would point at http:// or nowhere.
+  headers.host ??= url.host;
+  headers["x-forwarded-proto"] ??= url.protocol.replace(/:$/, "");
   const raw = request.body ? new Uint8Array(await request.arrayBuffer()) : new Uint8Array();
   const tooLarge = raw.byteLength > bodyLimitBytes;
   return {

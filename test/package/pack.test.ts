@@ -213,3 +213,123 @@ console.log(JSON.stringify({
     expect(await exited).toBe(0);
   }, 40_000);
 });
+
+/** The README's complete test file, exactly as a reader copies it. */
+const readmeTestFile = async () => {
+  const readme = await readFile(join(repoRoot, "README.md"), "utf8");
+  const block = /```ts\n(\/\/ voice\.test\.ts\n[\s\S]*?)```/.exec(readme)?.[1];
+  if (!block) throw new Error("README.md has no ```ts block starting with // voice.test.ts");
+  return block;
+};
+
+// An unmatched request to a server that is up: without the safety net it would simply succeed, so the test
+// failing proves the net (no network here, so an unreachable host would fail with or without it).
+const unhandledTestFile = `import { createServer } from "node:http";
+import { setupServer } from "msw/node";
+import { afterAll, beforeAll, test } from "vitest";
+import { createSandbox, failOnUnhandled } from "voice-sandbox";
+
+const sandbox = createSandbox();
+const server = setupServer(...sandbox.handlers);
+const other = createServer((_req, res) => res.end("reached the real network"));
+
+beforeAll(async () => {
+  await new Promise<void>((resolve) => other.listen(0, "127.0.0.1", resolve));
+  server.listen(failOnUnhandled);
+});
+afterAll(() => {
+  server.close();
+  other.close();
+});
+
+test("an unmatched request", async () => {
+  const address = other.address() as { port: number };
+  await fetch(\`http://127.0.0.1:\${address.port}/not-mocked\`);
+});
+`;
+
+const consumerTsconfig = JSON.stringify({
+  compilerOptions: {
+    target: "ES2022",
+    module: "NodeNext",
+    moduleResolution: "NodeNext",
+    strict: true,
+    noEmit: true,
+    skipLibCheck: true,
+    types: ["node"],
+  },
+  include: ["*.test.ts"],
+});
+
+/** Node 24 for the msw 3 project: the one CI installed (VOICE_SANDBOX_NODE24), else the `node` package from npm. */
+async function node24(): Promise<string> {
+  if (process.env.VOICE_SANDBOX_NODE24) return process.env.VOICE_SANDBOX_NODE24;
+  const prefix = join(work, "node24");
+  await npm(["install", "--no-audit", "--no-fund", "--prefix", prefix, "node@24"], work);
+  return join(prefix, "node_modules", ".bin", "node");
+}
+
+describe.each([
+  { msw: "2", node: "20", nodeBin: async () => process.execPath, mswSpec: "msw@^2.7" },
+  { msw: "3", node: "24", nodeBin: node24, mswSpec: "msw@^3" },
+])("a fresh project with msw $msw on Node $node", ({ msw, nodeBin, mswSpec }) => {
+  let project = "";
+  let node = "";
+  // npm runs under the project's Node, so engines checks and install scripts see the real version.
+  const withNode = () => ({ ...plainEnv(), PATH: `${join(node, "..")}:${process.env.PATH ?? ""}` });
+  const inProject = (command: string, args: string[]) =>
+    run(command, args, { cwd: project, env: withNode(), maxBuffer: 64 * 1024 * 1024, timeout: 240_000 });
+
+  beforeAll(async () => {
+    node = await nodeBin();
+    project = join(work, `msw${msw}`);
+    await mkdir(project);
+    await writeFile(
+      join(project, "package.json"),
+      JSON.stringify({ name: "consumer", type: "module", private: true }),
+    );
+    await inProject("npm", [
+      "install",
+      "--no-audit",
+      "--no-fund",
+      tarball,
+      mswSpec,
+      "twilio",
+      "vitest@^4",
+      "typescript@~5.9",
+      "@types/node",
+    ]);
+    await writeFile(join(project, "voice.test.ts"), await readmeTestFile());
+    await writeFile(join(project, "unhandled.test.ts"), unhandledTestFile);
+    await writeFile(join(project, "tsconfig.json"), consumerTsconfig);
+  }, setupTimeout);
+
+  it(`runs Node ${msw === "3" ? "24" : "20"} and msw ${msw}`, async () => {
+    const { stdout } = await inProject(node, [
+      "-p",
+      "process.versions.node.split('.')[0] + ' ' + require('msw/package.json').version",
+    ]);
+    const [major, version] = stdout.trim().split(" ");
+    expect(major).toBe(msw === "3" ? "24" : "20");
+    expect(version!.split(".")[0]).toBe(msw);
+  });
+
+  it("passes the README's copy-paste test, unmodified", async () => {
+    const { stdout } = await inProject(node, ["node_modules/vitest/vitest.mjs", "run", "voice.test.ts"]);
+    expect(stdout).toMatch(/2 passed/);
+  }, 120_000);
+
+  it("typechecks the README's test and the listen options under strict TypeScript", async () => {
+    await inProject(node, ["node_modules/typescript/bin/tsc", "-p", "."]);
+  }, 120_000);
+
+  it("fails a test that makes an unmatched request", async () => {
+    const failed = await inProject(node, ["node_modules/vitest/vitest.mjs", "run", "unhandled.test.ts"]).then(
+      () => undefined,
+      (error: { stdout: string; stderr: string }) => error,
+    );
+    expect(failed, "vitest must exit non-zero").toBeDefined();
+    expect(`${failed!.stdout}${failed!.stderr}`).toMatch(/1 failed/);
+    expect(`${failed!.stdout}${failed!.stderr}`).toMatch(/without a matching request handler/);
+  }, 120_000);
+});
