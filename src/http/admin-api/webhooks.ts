@@ -1,5 +1,6 @@
 // Admin: the webhook delivery log, every attempt at a customer's URL, filtered by call, account, kind or outcome.
 import { z } from "zod";
+import { errors } from "../../domain/errors.js";
 import type { DeliveryAttempt } from "../../webhooks/delivery-log.js";
 import { iso8601 } from "../format.js";
 import { jsonResponse } from "../respond.js";
@@ -75,6 +76,12 @@ const renderAttempt = (a: DeliveryAttempt): z.infer<typeof deliveryResource> => 
 
 const defaultLimit = 100;
 
+/** The latest attempt of a delivery still in the bounded log (searched from the newest end). */
+function latestAttempt(attempts: readonly DeliveryAttempt[], id: string): DeliveryAttempt | undefined {
+  for (let i = attempts.length - 1; i >= 0; i--) if (attempts[i]!.id === id) return attempts[i];
+  return undefined;
+}
+
 export const webhookRoutes = [
   defineRoute({
     method: "GET",
@@ -125,6 +132,43 @@ export const webhookRoutes = [
     handle({ services }) {
       services.webhooks?.clear();
       return jsonResponse(200, { cleared: true });
+    },
+  }),
+  defineRoute({
+    method: "POST",
+    path: "/__sandbox/webhooks/:DeliveryId/resend",
+    surface: "admin",
+    summary:
+      "Send a logged delivery again now, as a new delivery (new idempotency token) signed with the account's current auth token; answers with the new attempt",
+    auth: { kind: "admin" },
+    body: z.strictObject({}),
+    response: z.strictObject({ resent_from: z.string(), delivery: deliveryResource }),
+    async handle({ params, request, services }) {
+      const webhooks = services.webhooks;
+      const original = webhooks ? latestAttempt(webhooks.deliveries, params.DeliveryId!) : undefined;
+      if (!webhooks || !original) throw errors.notFound(request.path);
+      const account = services.engine.store.accounts.get(original.accountSid);
+      if (!account) {
+        throw errors.stateConflict(
+          `Account ${original.accountSid} no longer exists, so there is no auth token to sign the delivery with.`,
+        );
+      }
+      // A GET's parameters are already in the logged URL; sending them again would repeat them.
+      const result = await webhooks.request({
+        kind: original.kind,
+        url: original.url,
+        method: original.method,
+        params: original.method === "GET" ? {} : { ...original.params },
+        accountSid: original.accountSid,
+        authToken: account.auth_token,
+        callSid: original.callSid ?? undefined,
+        messageSid: original.messageSid ?? undefined,
+      });
+      const resent = result.deliveryId ? latestAttempt(webhooks.deliveries, result.deliveryId) : undefined;
+      // The log is emptied only by a reset or clear racing the request; the attempt then went unlogged.
+      if (!resent)
+        throw errors.stateConflict("The delivery log was cleared while the delivery was sent again.");
+      return jsonResponse(200, { resent_from: original.id, delivery: renderAttempt(resent) });
     },
   }),
 ];
