@@ -5,6 +5,7 @@ import { createExpressMiddleware, isSandboxPath } from "../adapters/express.js";
 import { createNodeListener } from "../adapters/node.js";
 import { startStopwatch, waitRealTime } from "../engine/clock.js";
 import type { Handle } from "../http/handle.js";
+import { createInspector, type Inspector, inspectorPath } from "../inspector/index.js";
 import { createSandboxCore, type SandboxCore, type SandboxOptions } from "../sandbox.js";
 import { createDocsRouter, docsPath } from "./docs-page.js";
 import { allowedAdminHosts, checkExposure, guardAdminHost } from "./exposure.js";
@@ -50,24 +51,35 @@ export interface RunningServer {
 const silent: ServerLogger = { debug: () => undefined, info: () => undefined, warn: () => undefined };
 
 /** The Express app for everything off the hot path: landing page and API reference. */
-export function createApp(sandbox: SandboxCore, handle: Handle = sandbox.handle) {
+export function createApp(
+  sandbox: SandboxCore,
+  handle: Handle = sandbox.handle,
+  inspector: Inspector = createInspector(sandbox),
+) {
   const app = express();
   app.disable("x-powered-by");
   app.use(createDocsRouter());
+  app.use(inspector.router);
   app.use(createExpressMiddleware(handle));
+  const lines = [
+    `voice-sandbox ${sandbox.settings.version}`,
+    "",
+    "Account API:  /2010-04-01/Accounts/{AccountSid}/...",
+    "Carrier API:  /carrier/v1/...",
+    "Admin API:    /__sandbox/health, /__sandbox/state, /__sandbox/reset, /__sandbox/requests, /__sandbox/faults",
+    `Reference:    ${docsPath} (OpenAPI document at /__sandbox/openapi.json)`,
+    `Inspector:    ${inspectorPath} (calls, messages, webhooks, requests, a phone, controls)`,
+  ];
+  // A browser gets the same lines with the reference and the inspector as links; anything else, plain text.
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>voice-sandbox</title></head><body><pre>${lines
+    .join("\n")
+    .replace(docsPath, `<a href="${docsPath}">${docsPath}</a>`)
+    .replace(`${inspectorPath} `, `<a href="${inspectorPath}">${inspectorPath}</a> `)}</pre></body></html>`;
   app.get("/", (_req, res) => {
-    res
-      .type("text/plain")
-      .send(
-        [
-          `voice-sandbox ${sandbox.settings.version}`,
-          "",
-          "Account API:  /2010-04-01/Accounts/{AccountSid}/...",
-          "Carrier API:  /carrier/v1/...",
-          "Admin API:    /__sandbox/health, /__sandbox/state, /__sandbox/reset, /__sandbox/requests, /__sandbox/faults",
-          `Reference:    ${docsPath} (OpenAPI document at /__sandbox/openapi.json)`,
-        ].join("\n"),
-      );
+    res.format({
+      "text/plain": () => res.send(lines.join("\n")),
+      "text/html": () => res.send(html),
+    });
   });
   return app;
 }
@@ -106,13 +118,16 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
   }
   const core = persistence ? persistence.wrap(sandbox.handle) : sandbox.handle;
   const publicUrl = typeof options.publicBaseUrl === "string" ? options.publicBaseUrl : undefined;
-  const handle = logRequests(guardAdminHost(core, allowedAdminHosts(host, publicUrl)), logger);
-  const app = createApp(sandbox, handle);
+  const guard = (inner: Handle) => guardAdminHost(inner, allowedAdminHosts(host, publicUrl));
+  const handle = logRequests(guard(core), logger);
+  const inspector = createInspector(sandbox, { guard });
+  const app = createApp(sandbox, handle, inspector);
   const fast = createNodeListener(handle);
   // Measured: Express routing costs about three quarters of a bare server's throughput, so API paths skip it.
   const server = createServer((req, res) => {
-    if (isSandboxPath(req.url) && !req.url?.startsWith(docsPath)) void fast(req, res);
-    else app(req, res);
+    if (isSandboxPath(req.url) && !req.url?.startsWith(docsPath) && !req.url?.startsWith(inspectorPath)) {
+      void fast(req, res);
+    } else app(req, res);
   });
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
@@ -132,6 +147,8 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
     const deadline = waitRealTime(grace, { unref: true });
     // Stop accepting; idle keep-alive connections go now, busy ones when their request is answered.
     const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+    // Live feeds never end by themselves.
+    inspector.close();
     server.closeIdleConnections();
     await Promise.race([stopped, deadline]);
     server.closeAllConnections();

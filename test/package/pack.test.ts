@@ -88,6 +88,7 @@ describe("the npm package", () => {
     expect(tarEntries).toContain("dist/index.js");
     expect(tarEntries).toContain("dist/index.d.ts");
     expect(tarEntries).toContain("fixtures/default.yaml");
+    expect(tarEntries).toContain("dist/inspector/client/app.js");
     expect(tarEntries.filter((entry) => /^(src|test|bench|scripts)\//.test(entry))).toEqual([]);
   });
 
@@ -208,6 +209,12 @@ console.log(JSON.stringify({
     const response = await fetch(`${url}/__sandbox/health`);
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ status: "ok" });
+    // The inspector's page, its code and its two libraries all come from the installed package.
+    for (const path of ["/__sandbox/ui", "/__sandbox/ui/assets/app.js", "/__sandbox/ui/vendor/preact.mjs"]) {
+      const asset = await fetch(`${url}${path}`);
+      expect(asset.status, path).toBe(200);
+      await asset.arrayBuffer();
+    }
 
     child.kill("SIGTERM");
     expect(await exited).toBe(0);

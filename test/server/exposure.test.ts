@@ -1,27 +1,10 @@
 // Exposure rules: no admin API open beyond loopback unless asked, a generated token in the image, and Host names checked.
-import { request as httpRequest } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { ExposureError } from "../../src/server/exposure.js";
 import { type RunningServer, serve } from "../../src/server/serve.js";
 import { exited, startServe } from "../support/cli-process.js";
 import { acmeAuth } from "../support/fixtures.js";
-
-/** A GET with a Host header of our choosing (fetch does not let a caller set Host). */
-function getWithHost(url: string, path: string, host: string, headers: Record<string, string> = {}) {
-  const { hostname, port } = new URL(url);
-  return new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const req = httpRequest({ hostname, port, path, method: "GET", headers: { host, ...headers } }, (res) => {
-      let body = "";
-      res.setEncoding("utf8");
-      res.on("data", (chunk: string) => {
-        body += chunk;
-      });
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
-    });
-    req.on("error", reject);
-    req.end();
-  });
-}
+import { getWithHost } from "../support/host-request.js";
 
 const children: ReturnType<typeof startServe>[] = [];
 const servers: RunningServer[] = [];

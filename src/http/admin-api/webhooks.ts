@@ -52,7 +52,7 @@ const deliveryResource = z.object({
   next_attempt_at: z.string().nullable(),
 });
 
-const renderAttempt = (a: DeliveryAttempt): z.infer<typeof deliveryResource> => ({
+export const renderAttempt = (a: DeliveryAttempt): z.infer<typeof deliveryResource> => ({
   id: a.id,
   attempt: a.attempt,
   kind: a.kind,

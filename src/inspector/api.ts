@@ -1,0 +1,77 @@
+// The inspector's own reads (lists and pages shaped for the browser) and its hang-up button, on plain values.
+import { z } from "zod";
+import { callStatuses } from "../domain/call.js";
+import { errors } from "../domain/errors.js";
+import { callEngineOf } from "../engine/engine-registry.js";
+import { parseParams } from "../http/params.js";
+import { renderError } from "../http/render-error.js";
+import { jsonResponse } from "../http/respond.js";
+import type { SandboxRequest, SandboxResponse } from "../http/types.js";
+import type { SandboxCore } from "../sandbox.js";
+import { checkAdmin } from "./access.js";
+import { inspectorApiPath } from "./paths.js";
+import { describeCall, listCalls } from "./views/calls.js";
+import { listConversations } from "./views/messages.js";
+import { describeSandbox } from "./views/overview.js";
+
+const sid = (prefix: string) =>
+  z.string().regex(new RegExp(`^${prefix}[0-9a-f]{32}$`), `must be a ${prefix} sid`);
+
+const callListQuery = z.strictObject({
+  account: sid("AC").optional(),
+  status: z.enum(callStatuses, { error: `must be one of ${callStatuses.join(", ")}` }).optional(),
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+});
+const conversationQuery = z.strictObject({
+  account: sid("AC").optional(),
+  thread: z.string().max(80).optional(),
+});
+
+function parseQuery<S extends z.ZodType>(schema: S, request: SandboxRequest): z.output<S> {
+  const parsed = schema.safeParse(parseParams(request.query));
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw errors.invalidParameter(issue.path.join(".") || "query", issue.message);
+  }
+  return parsed.data;
+}
+
+const callPage = /^\/calls\/(CA[0-9a-f]{32})$/;
+const hangupPath = /^\/calls\/(CA[0-9a-f]{32})\/hangup$/;
+
+/** Answers `/__sandbox/ui/api/...`; every answer is admin JSON, errors in the admin API's format. */
+export function createInspectorApi(sandbox: SandboxCore) {
+  const route = (request: SandboxRequest): SandboxResponse => {
+    checkAdmin(sandbox, request.headers.authorization, request.path);
+    const path = request.path.slice(inspectorApiPath.length);
+    const method = request.method.toUpperCase();
+    if (method === "GET" && path === "/overview") return jsonResponse(200, describeSandbox(sandbox));
+    if (method === "GET" && path === "/calls") {
+      return jsonResponse(200, listCalls(sandbox, parseQuery(callListQuery, request)));
+    }
+    if (method === "GET" && path === "/conversations") {
+      return jsonResponse(200, listConversations(sandbox, parseQuery(conversationQuery, request)));
+    }
+    const page = callPage.exec(path);
+    if (method === "GET" && page) {
+      const described = describeCall(sandbox, page[1]!);
+      if (!described) throw errors.notFound(request.path);
+      return jsonResponse(200, described);
+    }
+    const hangup = hangupPath.exec(path);
+    if (method === "POST" && hangup) {
+      if (!sandbox.store.calls.has(hangup[1]!)) throw errors.notFound(request.path);
+      const engine = callEngineOf(sandbox.engine);
+      const call = engine ? engine.hangup(hangup[1]!) : sandbox.store.calls.get(hangup[1]!);
+      return jsonResponse(200, { sid: call!.sid, status: call!.status });
+    }
+    throw errors.notFound(request.path);
+  };
+  return async (request: SandboxRequest): Promise<SandboxResponse> => {
+    try {
+      return route(request);
+    } catch (error) {
+      return renderError("admin", error);
+    }
+  };
+}

@@ -1,0 +1,125 @@
+// Talks to the sandbox: the admin API and the inspector's reads, with the admin token when one is needed, and the live feed.
+
+const tokenKey = "voice-sandbox.admin-token";
+const authListeners = new Set();
+
+export const token = {
+  get: () => sessionStorage.getItem(tokenKey) ?? "",
+  set(value) {
+    if (value) sessionStorage.setItem(tokenKey, value);
+    else sessionStorage.removeItem(tokenKey);
+    feed.restart();
+  },
+  /** Called with true when the server asks for a token (401/403). */
+  onNeeded(listener) {
+    authListeners.add(listener);
+    return () => authListeners.delete(listener);
+  },
+};
+
+const headers = (extra = {}) => {
+  const value = token.get();
+  return value ? { ...extra, authorization: `Bearer ${value}` } : extra;
+};
+
+export class ApiError extends Error {
+  constructor(status, message) {
+    super(message);
+    this.status = status;
+  }
+}
+
+/** One request; JSON in and out. Throws ApiError with the server's own message. */
+export async function api(method, path, body, contentType = "application/json") {
+  const init = { method, headers: headers(body === undefined ? {} : { "content-type": contentType }) };
+  if (body !== undefined) init.body = typeof body === "string" ? body : JSON.stringify(body);
+  const res = await fetch(path, init);
+  const text = await res.text();
+  const json = text && (res.headers.get("content-type") ?? "").includes("json") ? JSON.parse(text) : null;
+  if (res.status === 401 || res.status === 403) for (const listener of authListeners) listener(true);
+  if (!res.ok) throw new ApiError(res.status, json?.error?.message ?? json?.message ?? `HTTP ${res.status}`);
+  return json;
+}
+
+/** The raw answer as a Blob (snapshot download). */
+export async function download(path) {
+  const res = await fetch(path, { headers: headers() });
+  if (!res.ok) throw new ApiError(res.status, `HTTP ${res.status}`);
+  return res.blob();
+}
+
+/**
+ * The live feed: server-sent events read from a streamed fetch (EventSource cannot send the token).
+ * Listeners get (event, data); the feed reconnects by itself.
+ */
+export const feed = (() => {
+  const listeners = new Set();
+  let controller = null;
+  let connected = false;
+  const statusListeners = new Set();
+  const setConnected = (value) => {
+    connected = value;
+    for (const listener of statusListeners) listener(value);
+  };
+
+  const dispatch = (frame) => {
+    let event = "message";
+    let data = "";
+    for (const line of frame.split("\n")) {
+      if (line.startsWith("event:")) event = line.slice(6).trim();
+      else if (line.startsWith("data:")) data += line.slice(5).trim();
+    }
+    const parsed = data ? JSON.parse(data) : {};
+    for (const listener of listeners) listener(event, parsed);
+  };
+
+  const run = async () => {
+    const mine = new AbortController();
+    controller = mine;
+    while (controller === mine) {
+      try {
+        const res = await fetch("/__sandbox/ui/api/feed", { headers: headers(), signal: mine.signal });
+        if (!res.ok || !res.body) throw new Error(`feed answered ${res.status}`);
+        setConnected(true);
+        const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+        let buffer = "";
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          buffer += value;
+          let end = buffer.indexOf("\n\n");
+          while (end >= 0) {
+            dispatch(buffer.slice(0, end));
+            buffer = buffer.slice(end + 2);
+            end = buffer.indexOf("\n\n");
+          }
+        }
+      } catch {
+        // Reconnected below; a stopped feed leaves the loop.
+      }
+      setConnected(false);
+      if (controller !== mine) return;
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  };
+
+  return {
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    onStatus(listener) {
+      statusListeners.add(listener);
+      listener(connected);
+      return () => statusListeners.delete(listener);
+    },
+    start() {
+      if (!controller) void run();
+    },
+    restart() {
+      controller?.abort();
+      controller = null;
+      void run();
+    },
+  };
+})();
