@@ -19,6 +19,8 @@ export interface RunningInspector {
   /** The inspector's address, e.g. `http://127.0.0.1:53211/__sandbox/ui`. */
   url: string;
   server: Server;
+  /** Browsers reading the live feed now. */
+  feedClients(): number;
   close(): Promise<void>;
 }
 
@@ -51,6 +53,7 @@ export async function startInspector(
   return {
     url: `http://${shownHost}:${port}${inspectorPath}`,
     server,
+    feedClients: () => inspector.feed.clients,
     close: () =>
       new Promise<void>((resolve) => {
         inspector.close();

@@ -112,6 +112,21 @@ console.log(JSON.stringify({ status: response.status, body: await response.json(
     expect(result).toMatchObject({ status: 200, body: { status: "ok" } });
   });
 
+  it("opens the inspector for a library sandbox through the inspector subpath", async () => {
+    const result = await runScript(
+      "inspector.mjs",
+      `import { createSandbox } from "voice-sandbox";
+import { startInspector } from "voice-sandbox/inspector";
+const inspector = await startInspector(createSandbox());
+const page = await fetch(inspector.url);
+const overview = await (await fetch(inspector.url + "/api/overview")).json();
+await inspector.close();
+console.log(JSON.stringify({ status: page.status, accounts: overview.accounts.length }));
+`,
+    );
+    expect(result).toEqual({ status: 200, accounts: 2 });
+  });
+
   it("answers through the msw subpath with the customer's own msw", async () => {
     const result = await runScript(
       "msw.mjs",

@@ -1,0 +1,223 @@
+// The inspector in a real browser: ring from the phone, press a digit, watch the timeline move, play a recording, resend a webhook, and check accessibility.
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createSandbox, type Sandbox } from "../../src/index.js";
+import { type RunningInspector, startInspector } from "../../src/inspector/index.js";
+import { type LaunchedBrowser, launchBrowser, noBrowserReason } from "../support/browser.js";
+import { fixtures } from "../support/fixtures.js";
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+/** Screenshots for the docs are written only when asked, so a test run leaves the tree as it was. */
+const screenshotFolder = process.env.VOICE_SANDBOX_SCREENSHOTS
+  ? fileURLToPath(new URL("../../docs/images/", import.meta.url))
+  : null;
+
+const app = "https://app.example.test";
+const number = "+14155550100";
+const caller = "+15005550006";
+
+/** The customer's app, answered in-process: a menu, a voicemail, a goodbye, and an SMS auto-reply. */
+function answerApp(sandbox: Sandbox) {
+  sandbox.webhooks.register(`${app}/`, (request) => {
+    const path = new URL(request.url).pathname;
+    if (path === "/voice") {
+      return `<Response><Gather numDigits="1" action="${app}/menu"><Say>Press one for sales</Say></Gather></Response>`;
+    }
+    if (path === "/menu") {
+      return `<Response><Say>You chose ${request.params.Digits}. Leave a message.</Say><Record maxLength="4" transcribe="true" action="${app}/bye"/></Response>`;
+    }
+    if (path === "/bye") return "<Response><Say>Goodbye</Say><Hangup/></Response>";
+    if (path === "/sms") return `<Response><Message>Got it: ${request.params.Body}</Message></Response>`;
+    return "";
+  });
+}
+
+async function screenshot(page: Page, name: string) {
+  if (screenshotFolder) await page.screenshot({ path: `${screenshotFolder}inspector-${name}.png` });
+}
+
+/** axe-core's findings that are serious or critical, as short lines. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  await page.evaluate(axeSource);
+  const results = await page.evaluate(async () => {
+    // biome-ignore lint/suspicious/noExplicitAny: axe is injected into the page as a global.
+    const axe = (window as any).axe;
+    const found = await axe.run(document, { resultTypes: ["violations"] });
+    return found.violations.map((v: { id: string; impact: string; nodes: { target: string[] }[] }) => ({
+      id: v.id,
+      impact: v.impact,
+      targets: v.nodes.map((n) => n.target.join(" ")).slice(0, 3),
+    }));
+  });
+  return (results as { id: string; impact: string; targets: string[] }[])
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.impact} ${v.id}: ${v.targets.join(", ")}`);
+}
+
+const visible = (page: Page, text: string | RegExp) =>
+  page.getByText(text).first().waitFor({ state: "visible", timeout: 10_000 });
+
+describe.skipIf(noBrowserReason !== null)(
+  `the inspector in Chromium${noBrowserReason ? ` (skipped: ${noBrowserReason})` : ""}`,
+  () => {
+    let sandbox: Sandbox;
+    let inspector: RunningInspector;
+    let launched: LaunchedBrowser;
+    let page: Page;
+    let callSid = "";
+
+    beforeAll(async () => {
+      sandbox = createSandbox();
+      const line = sandbox.store.phoneNumbers.findOne("number", number)!;
+      sandbox.store.phoneNumbers.replace({
+        ...line,
+        voice_url: `${app}/voice`,
+        sms_url: `${app}/sms`,
+        status_callback: `${app}/status`,
+      });
+      answerApp(sandbox);
+      inspector = await startInspector(sandbox);
+      launched = await launchBrowser();
+      page = await launched.context.newPage();
+    }, 30_000);
+
+    afterAll(async () => {
+      await launched?.close();
+      await inspector?.close();
+    });
+
+    it("rings a number from the phone, presses a digit, and the call's timeline updates live", async () => {
+      await page.goto(`${inspector.url}#/phone`);
+      await page.getByLabel("Caller ID").fill(caller);
+      await page.getByRole("button", { name: "Ring" }).click();
+      await page.getByRole("link", { name: "timeline" }).waitFor();
+      callSid = sandbox.store.calls.where("status", "ringing")[0]?.sid ?? sandbox.store.calls.all()[0]!.sid;
+      // Marks this page load: still there at the end means nothing reloaded.
+      await page.evaluate(() => Object.assign(window, { sameLoad: true }));
+
+      await sandbox.clock.advance(1000);
+      await visible(page, "Press one for sales");
+      await screenshot(page, "phone");
+
+      await page.getByRole("button", { name: "Press 1" }).click();
+      await visible(page, "Pressed 1");
+      await sandbox.clock.advance(1000);
+      await visible(page, "You chose 1. Leave a message.");
+
+      await page.getByRole("link", { name: "timeline" }).click();
+      await page.getByRole("heading", { name: "Timeline" }).waitFor();
+      expect(await page.locator("svg title", { hasText: "pressed 1" }).count()).toBe(1);
+      expect(await page.locator("svg title", { hasText: "Goodbye" }).count()).toBe(0);
+
+      // The caller leaves a message, the app says goodbye and hangs up: the open page follows.
+      sandbox.calls.speak(callSid, "please call me back tomorrow");
+      await sandbox.clock.advance(10_000);
+      await sandbox.settle();
+      await page.locator(".summary .badge", { hasText: "completed" }).waitFor();
+      await page.locator("svg title", { hasText: "Goodbye" }).waitFor({ state: "attached" });
+      await page.getByRole("heading", { name: /^Recording RE/ }).waitFor();
+      expect(await page.evaluate(() => (window as unknown as { sameLoad?: boolean }).sameLoad)).toBe(true);
+      expect(sandbox.store.calls.get(callSid)?.status).toBe("completed");
+      await screenshot(page, "call");
+    });
+
+    it("plays the call's recording: the audio loads with the recording's duration", async () => {
+      const recording = sandbox.store.recordings.where("call", callSid)[0]!;
+      expect(recording.duration).toBeGreaterThan(0);
+      const audio = await page.evaluate(async () => {
+        const element = document.querySelector("audio")!;
+        if (element.readyState < 1) {
+          await new Promise((resolve) => element.addEventListener("loadedmetadata", resolve, { once: true }));
+        }
+        element.muted = true;
+        const playing = new Promise((resolve) =>
+          element.addEventListener("playing", resolve, { once: true }),
+        );
+        await element.play();
+        await playing;
+        return { duration: element.duration, paused: element.paused, error: element.error?.code ?? null };
+      });
+      expect(audio.error).toBeNull();
+      expect(audio.paused).toBe(false);
+      expect(audio.duration).toBeCloseTo(recording.duration!, 1);
+    });
+
+    it("lists calls filtered by status, and keeps the page inside a narrow screen", async () => {
+      await page.goto(`${inspector.url}#/calls`);
+      await page.getByRole("link", { name: `Call from ${caller} to ${number}, completed` }).waitFor();
+      await screenshot(page, "calls");
+      await page.getByLabel("Status").selectOption("busy");
+      await visible(page, "No calls yet.");
+      await page.getByLabel("Status").selectOption("completed");
+      await page
+        .getByRole("link", { name: /Call from/ })
+        .first()
+        .waitFor();
+      await page.setViewportSize({ width: 380, height: 800 });
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow).toBeLessThanOrEqual(0);
+      await page.setViewportSize({ width: 1100, height: 720 });
+    });
+
+    it("texts a number from the phone and shows the app's reply", async () => {
+      await page.goto(`${inspector.url}#/phone`);
+      await page.getByLabel("Message").fill("hello there");
+      await page.getByRole("button", { name: "Send" }).click();
+      await sandbox.clock.advance(2000);
+      await sandbox.settle();
+      await visible(page, "Got it: hello there");
+      await page.goto(`${inspector.url}#/messages`);
+      await visible(page, "Got it: hello there");
+    });
+
+    it("resends a webhook from the delivery log", async () => {
+      const before = sandbox.webhooks.deliveries.length;
+      await page.goto(`${inspector.url}#/webhooks`);
+      const resend = page.getByRole("button", { name: `Resend call-status to ${app}/status` }).first();
+      await resend.click();
+      await visible(page, /^Resent as WH[0-9a-f]{32}: 200 \(success\)$/);
+      expect(sandbox.webhooks.deliveries.length).toBe(before + 1);
+      expect(sandbox.webhooks.deliveries.at(-1)).toMatchObject({ kind: "call-status", status: 200 });
+    });
+
+    it("has no serious accessibility violations on any page", async () => {
+      const found: string[] = [];
+      for (const hash of [
+        "#/calls",
+        `#/calls/${callSid}`,
+        "#/messages",
+        "#/webhooks",
+        "#/requests",
+        "#/phone",
+        "#/controls",
+      ]) {
+        await page.goto(`${inspector.url}${hash}`);
+        await page.locator("main h1").waitFor();
+        // The live feed keeps a request open, so "loaded" means no part still says it is loading.
+        await page.waitForFunction(() => document.querySelector("[aria-busy='true']") === null);
+        for (const violation of await seriousViolations(page)) found.push(`${hash}: ${violation}`);
+      }
+      expect(found).toEqual([]);
+    });
+
+    it("asks for the admin token when the sandbox has one, and shows the state once given", async () => {
+      const guarded = createSandbox({ adminToken: "inspector-secret" });
+      const guardedInspector = await startInspector(guarded);
+      try {
+        const guardedPage = await launched.context.newPage();
+        await guardedPage.goto(`${guardedInspector.url}#/controls`);
+        await guardedPage.getByLabel("Admin token").fill("inspector-secret");
+        await guardedPage.getByRole("button", { name: "Use token" }).click();
+        await guardedPage.getByRole("heading", { name: "Clock" }).waitFor();
+        await visible(guardedPage, /timers pending/);
+        await guardedPage.close();
+      } finally {
+        await guardedInspector.close();
+      }
+      expect(fixtures.acme.sid).toMatch(/^AC/);
+    });
+  },
+);
