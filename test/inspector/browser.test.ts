@@ -166,6 +166,8 @@ describe.skipIf(noBrowserReason !== null)(
       await page.goto(`${inspector.url}#/phone`);
       await page.getByLabel("Message").fill("hello there");
       await page.getByRole("button", { name: "Send" }).click();
+      // The message is in the thread (received) before time moves on to the app's reply.
+      await page.locator(".bubble", { hasText: "hello there" }).first().waitFor();
       await sandbox.clock.advance(2000);
       await sandbox.settle();
       await visible(page, "Got it: hello there");

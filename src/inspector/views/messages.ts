@@ -1,7 +1,7 @@
 // The inspector's messages as conversations: one thread per pair of numbers, like a phone's messaging app.
 import type { Message } from "../../domain/message.js";
+import { chooseIndex, walkPage, walkTable } from "../../http/list-walk.js";
 import type { SandboxCore } from "../../sandbox.js";
-import { newestFirst } from "./newest-first.js";
 
 /** How many of the latest messages the threads are built from: a long-running sandbox stays quick to show. */
 export const messageWindow = 2000;
@@ -14,10 +14,8 @@ export function listConversations(
   filter: { account?: string | undefined; thread?: string | undefined },
 ) {
   const { messages } = sandbox.store;
-  const recent = newestFirst(
-    filter.account ? messages.where("account", filter.account) : messages.all(),
-    messageWindow,
-  );
+  const choice = chooseIndex({ account: ["account"] }, () => filter.account);
+  const recent = walkPage(walkTable(messages, choice, true), { skip: 0, take: messageWindow }).rows;
   const threads = new Map<
     string,
     { thread: string; numbers: string[]; account_sid: string; count: number; last: Message }
