@@ -4,6 +4,7 @@ import { createSandbox, type Sandbox } from "../../src/index.js";
 import { type RunningInspector, startInspector } from "../../src/inspector/index.js";
 import { type RunningServer, serve } from "../../src/server/serve.js";
 import { fixtures } from "../support/fixtures.js";
+import { getWithHost } from "../support/host-request.js";
 
 const app = "https://app.example.test";
 const token = "inspector-admin-token";
@@ -199,6 +200,22 @@ describe("the inspector behind an admin token", () => {
 describe("the inspector's listener", () => {
   it("refuses an address beyond loopback without an admin token", async () => {
     await expect(startInspector(createSandbox(), { host: "0.0.0.0" })).rejects.toThrow(/admin token/);
+  });
+
+  it("answers reads, the feed and the admin API only for Host names a rebinding page cannot use", async () => {
+    const inspector = await startInspector(createSandbox());
+    try {
+      for (const path of ["/__sandbox/ui/api/overview", "/__sandbox/ui/api/feed", "/__sandbox/clock"]) {
+        const foreign = await getWithHost(inspector.url, path, "attacker.example:80");
+        expect(foreign.status, path).toBe(403);
+        expect(JSON.parse(foreign.body).error.message, path).toContain("Host");
+      }
+      expect((await getWithHost(inspector.url, "/__sandbox/ui/api/overview", "localhost")).status).toBe(200);
+      // The page holds no data: served whatever the Host.
+      expect((await getWithHost(inspector.url, "/__sandbox/ui", "attacker.example")).status).toBe(200);
+    } finally {
+      await inspector.close();
+    }
   });
 });
 
