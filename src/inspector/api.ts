@@ -2,7 +2,6 @@
 import { z } from "zod";
 import { callStatuses } from "../domain/call.js";
 import { errors } from "../domain/errors.js";
-import { callEngineOf } from "../engine/engine-registry.js";
 import { parseParams } from "../http/params.js";
 import { renderError } from "../http/render-error.js";
 import { jsonResponse } from "../http/respond.js";
@@ -61,9 +60,8 @@ export function createInspectorApi(sandbox: SandboxCore) {
     const hangup = hangupPath.exec(path);
     if (method === "POST" && hangup) {
       if (!sandbox.store.calls.has(hangup[1]!)) throw errors.notFound(request.path);
-      const engine = callEngineOf(sandbox.engine);
-      const call = engine ? engine.hangup(hangup[1]!) : sandbox.store.calls.get(hangup[1]!);
-      return jsonResponse(200, { sid: call!.sid, status: call!.status });
+      const call = sandbox.calls.hangup(hangup[1]!);
+      return jsonResponse(200, { sid: call.sid, status: call.status });
     }
     throw errors.notFound(request.path);
   };

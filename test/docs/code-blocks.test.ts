@@ -65,6 +65,7 @@ const entryPoints: Record<string, string> = {
   "voice-sandbox/vitest": "../src/scenarios/vitest.js",
   "voice-sandbox/msw": "../src/adapters/msw.js",
   "voice-sandbox/express": "../src/adapters/express.js",
+  "voice-sandbox/inspector": "../src/inspector/index.js",
 };
 
 /**

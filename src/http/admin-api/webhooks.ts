@@ -147,7 +147,7 @@ export const webhookRoutes = [
       const webhooks = services.webhooks;
       const original = webhooks ? latestAttempt(webhooks.deliveries, params.DeliveryId!) : undefined;
       if (!webhooks || !original) throw errors.notFound(request.path);
-      const account = services.engine.store.accounts.get(original.accountSid);
+      const account = services.context.store.accounts.get(original.accountSid);
       if (!account) {
         throw errors.stateConflict(
           `Account ${original.accountSid} no longer exists, so there is no auth token to sign the delivery with.`,

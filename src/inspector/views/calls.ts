@@ -1,7 +1,6 @@
 // The inspector's call views: a bounded, filtered list, and one call with everything that happened on it.
 import type { Call } from "../../domain/call.js";
 import type { Transcription } from "../../domain/transcription.js";
-import { callEngineOf } from "../../engine/engine-registry.js";
 import { renderAttempt } from "../../http/admin-api/webhooks.js";
 import { chooseIndex, walkPage, walkTable } from "../../http/list-walk.js";
 import type { SandboxCore } from "../../sandbox.js";
@@ -48,7 +47,7 @@ export function describeCall(sandbox: SandboxCore, sid: string) {
   const { store } = sandbox;
   const call = store.calls.get(sid);
   if (!call) return undefined;
-  const engine = callEngineOf(sandbox.engine);
+  const engine = sandbox.calls;
   const recordings = store.recordings.where("call", sid).map((recording) => ({
     ...recording,
     media_url: `/__sandbox/media/${recording.sid}.wav`,
@@ -58,9 +57,9 @@ export function describeCall(sandbox: SandboxCore, sid: string) {
     call,
     parent: call.parent_call_sid ? summaryOf(store.calls.get(call.parent_call_sid)) : null,
     children: store.calls.where("parent", sid).map(summary),
-    timeline: engine?.timeline(sid) ?? [],
-    heard: engine?.heard(sid) ?? [],
-    alerts: engine?.alerts(sid) ?? [],
+    timeline: engine.timeline(sid),
+    heard: engine.heard(sid),
+    alerts: engine.alerts(sid),
     recordings,
     conferences: store.participants.where("call", sid).map((p) => ({
       ...p,
