@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createSandbox, type Sandbox } from "../../src/index.js";
 import { maxMarkupBytes } from "../../src/markup/parse.js";
 import type { OutboundRequest } from "../../src/webhooks/contract.js";
+import type { WebhookOptions } from "../../src/webhooks/dispatcher.js";
 import { fixtures } from "../support/fixtures.js";
 import { type LocalServer, listenLocally } from "../support/local-server.js";
 import { type Receiver, startReceiver } from "./receiver.js";
@@ -21,7 +22,7 @@ const callback = (url: string, n: number): OutboundRequest => ({
 });
 
 /** Fails with a message instead of hanging the suite when something that should happen does not. */
-function within<T>(work: Promise<T>, what: string, ms = 8_000): Promise<T> {
+function within<T>(work: Promise<T>, what: string, ms = 15_000): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`not done: ${what}`)), ms);
@@ -78,17 +79,23 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup();
 });
 
+/** A sandbox with a receiver that never answers and one that answers at once, both torn down after the test. */
+async function hungAndFine(webhooks: WebhookOptions) {
+  const sandbox: Sandbox = createSandbox({ webhooks: { timeoutMs: 60_000, ...webhooks } });
+  const hung: Receiver = await startReceiver(token);
+  const fine: Receiver = await startReceiver(token);
+  cleanups.push(
+    async () => sandbox.webhooks.clear(),
+    () => hung.close(),
+    () => fine.close(),
+  );
+  hung.behave(() => "hang");
+  return { sandbox, hung, fine };
+}
+
 describe("fair delivery per host", () => {
   it("delivers to a fast receiver while a slow one holds its own few slots", async () => {
-    const sandbox: Sandbox = createSandbox({ webhooks: { timeoutMs: 60_000 } });
-    const slow: Receiver = await startReceiver(token);
-    const fast: Receiver = await startReceiver(token);
-    cleanups.push(
-      async () => sandbox.webhooks.clear(),
-      () => slow.close(),
-      () => fast.close(),
-    );
-    slow.behave(() => "hang");
+    const { sandbox, hung: slow, fine: fast } = await hungAndFine({});
     for (let n = 0; n < 256; n++) sandbox.webhooks.enqueue(callback(`${slow.base}/status`, n));
     for (let n = 256; n < 356; n++) sandbox.webhooks.enqueue(callback(`${fast.base}/status`, n));
     // Every fast delivery arrives while the slow receiver has answered none of its 256.
@@ -104,17 +111,7 @@ describe("fair delivery per host", () => {
   });
 
   it("bounds what one host may have waiting: past the bound a callback is logged as not sent", async () => {
-    const sandbox = createSandbox({
-      webhooks: { timeoutMs: 60_000, perHostConcurrency: 1, maxQueuedPerHost: 3 },
-    });
-    const hung: Receiver = await startReceiver(token);
-    const fine: Receiver = await startReceiver(token);
-    cleanups.push(
-      async () => sandbox.webhooks.clear(),
-      () => hung.close(),
-      () => fine.close(),
-    );
-    hung.behave(() => "hang");
+    const { sandbox, hung, fine } = await hungAndFine({ perHostConcurrency: 1, maxQueuedPerHost: 3 });
     for (let n = 0; n < 6; n++) sandbox.webhooks.enqueue(callback(`${hung.base}/status`, n));
     sandbox.webhooks.enqueue(callback(`${fine.base}/status`, 100));
     await within(
