@@ -33,6 +33,8 @@ export const phoneNumberSchema = z.object({
   locality: z.string().nullable(),
   rate_center: z.string().nullable(),
   lata: z.string().nullable(),
+  /** Snapshots written before the field existed load with none. */
+  postal_code: z.string().nullable().default(null),
   latitude: z.number().nullable(),
   longitude: z.number().nullable(),
   metadata,

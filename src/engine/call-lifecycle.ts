@@ -32,7 +32,7 @@ export function createLifecycle(reg: CallRegistry): LifecyclePart {
       kind: "call-status",
       url: call.status_callback,
       method: call.status_callback_method,
-      params: statusCallbackParams(call, status, rt.sequence++, now()),
+      params: statusCallbackParams(ctx.store, call, status, rt.sequence++, now()),
       accountSid: call.account_sid,
       callSid: call.sid,
       orderingKey: call.parent_call_sid ?? call.sid,

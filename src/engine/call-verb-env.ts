@@ -64,7 +64,7 @@ export function createVerbEnv(reg: CallRegistry): (rt: CallRuntime, documentUrl:
         return url;
       }
     },
-    actionParams: (extra) => ({ ...voiceParams(reg.getCall(rt.sid)), ...extra }),
+    actionParams: (extra) => ({ ...voiceParams(ctx.store, reg.getCall(rt.sid)), ...extra }),
     timeline: (kind, detail = {}) => note(rt, kind, detail),
     heard: (entry) => {
       rt.heard.push({ at: now(), ...entry });

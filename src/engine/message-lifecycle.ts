@@ -6,7 +6,7 @@ import { billMessage } from "./billing.js";
 import { type EngineServices, sendCallback } from "./engine-services.js";
 import { recordEvent } from "./events.js";
 import { sendMessage } from "./messages.js";
-import { countryOf } from "./phone-numbers.js";
+import { locateNumber, locationParams } from "./location/number-location.js";
 import { type EventHandle, eventClass } from "./scheduler.js";
 import { apiVersion } from "./voice-params.js";
 
@@ -177,10 +177,11 @@ export function createMessageLifecycle(services: EngineServices): MessageLifecyc
           message.media_urls.forEach((url, i) => {
             params[`MediaUrl${i}`] = url;
           });
-          const fromCountry = countryOf(message.from);
-          const toCountry = countryOf(message.to);
-          if (fromCountry) params.FromCountry = fromCountry;
-          if (toCountry) params.ToCountry = toCountry;
+          Object.assign(
+            params,
+            locationParams("From", locateNumber(ctx.store, message.from)),
+            locationParams("To", locateNumber(ctx.store, message.to)),
+          );
           await services.webhooks().idle();
           const result = await services.webhooks().request({
             kind: "sms-markup",

@@ -15,6 +15,7 @@ export type InventoryFields = Pick<
   | "locality"
   | "rate_center"
   | "lata"
+  | "postal_code"
   | "latitude"
   | "longitude"
   | "metadata"
@@ -64,6 +65,7 @@ export function createPhoneNumber(ctx: EngineContext, input: NewPhoneNumber, sid
       locality: input.locality ?? null,
       rate_center: input.rate_center ?? null,
       lata: input.lata ?? null,
+      postal_code: input.postal_code ?? null,
       latitude: input.latitude ?? null,
       longitude: input.longitude ?? null,
       metadata: input.metadata ?? {},

@@ -110,6 +110,7 @@ export function buyTestNumber(ctx: EngineContext, input: TestPurchase): PhoneNum
     locality: null,
     rate_center: null,
     lata: null,
+    postal_code: null,
     latitude: null,
     longitude: null,
     metadata: {},

@@ -1,12 +1,17 @@
 // Parameters Twilio sends about a call: on markup fetches and action requests, and on status callbacks.
 import type { Call, CallStatus } from "../domain/call.js";
-import { countryOf } from "./phone-numbers.js";
+import type { Store } from "../domain/store.js";
+import { locateNumber, locationParams } from "./location/number-location.js";
 import { rfc2822 } from "./timestamps.js";
 
 export const apiVersion = "2010-04-01";
 
-/** The standard voice request parameters ("TwiML Voice: Twilio's Request"), with the legacy Caller/Called copies. */
+/**
+ * The standard voice request parameters ("TwiML Voice: Twilio's Request"), with the legacy Caller/Called
+ * copies: the location of both numbers is always sent, with empty values where it is not known.
+ */
 export function voiceParams(
+  store: Store,
   call: Call,
   status: CallStatus | "initiated" = call.status,
 ): Record<string, string> {
@@ -21,10 +26,15 @@ export function voiceParams(
     From: call.from,
     To: call.to,
   };
-  const fromCountry = countryOf(call.from);
-  const toCountry = countryOf(call.to);
-  if (fromCountry) params.FromCountry = fromCountry;
-  if (toCountry) params.ToCountry = toCountry;
+  const from = locateNumber(store, call.from);
+  const to = locateNumber(store, call.to);
+  Object.assign(
+    params,
+    locationParams("From", from),
+    locationParams("Caller", from),
+    locationParams("To", to),
+    locationParams("Called", to),
+  );
   if (call.parent_call_sid) params.ParentCallSid = call.parent_call_sid;
   if (call.forwarded_from) params.ForwardedFrom = call.forwarded_from;
   if (call.caller_name) params.CallerName = call.caller_name;
@@ -36,13 +46,14 @@ export function voiceParams(
  * CallStatus=in-progress, terminal events carry CallDuration and Duration (billed minutes).
  */
 export function statusCallbackParams(
+  store: Store,
   call: Call,
   callStatus: CallStatus | "initiated",
   sequenceNumber: number,
   now: number,
 ): Record<string, string> {
   const params: Record<string, string> = {
-    ...voiceParams(call, callStatus),
+    ...voiceParams(store, call, callStatus),
     CallbackSource: "call-progress-events",
     SequenceNumber: String(sequenceNumber),
     Timestamp: rfc2822(now),

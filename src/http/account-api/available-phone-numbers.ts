@@ -65,7 +65,7 @@ export function renderAvailableNumber(number: PhoneNumber): z.infer<typeof avail
     latitude: number.latitude,
     longitude: number.longitude,
     region: number.region,
-    postal_code: null,
+    postal_code: number.postal_code,
     iso_country: number.country,
     address_requirements: "none",
     beta: false,
@@ -191,8 +191,7 @@ function search(services: RouteServices, numbers: PhoneNumber[], query: SearchQu
     if (query.FaxEnabled === true) return false;
     if (query.SmsEnabled === false || query.MmsEnabled === false || query.VoiceEnabled === false)
       return false;
-    // No inventory number has a postal code.
-    if (query.InPostalCode) return false;
+    if (!same(n.postal_code, query.InPostalCode)) return false;
     if (!same(n.region, query.InRegion) || !same(n.locality, query.InLocality)) return false;
     if (!same(n.rate_center, query.InRateCenter) || !same(n.lata, query.InLata)) return false;
     if (near) {
