@@ -9,6 +9,7 @@ import type { EngineContext } from "./engine/context.js";
 import type { EventRetention } from "./engine/events.js";
 import { createFaultRegistry, type FaultRegistry } from "./engine/faults.js";
 import { createSwitchableClock, type SwitchableClock } from "./engine/switchable-clock.js";
+import { createCookieJars } from "./engine/webhook-cookies.js";
 import { applyFixtures } from "./fixtures/apply.js";
 import { loadFixtureFile, parseFixtures } from "./fixtures/load.js";
 import { type FixtureFile, type FixtureInput, fixtureFileSchema } from "./fixtures/schema.js";
@@ -133,6 +134,7 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
     {
       clock,
       userAgent: `TwilioProxy/1.1 (voice-sandbox/${version})`,
+      cookies: createCookieJars(),
       // Latency is read on the sandbox clock: real latency on a real clock, and on a virtual clock the
       // simulated one (time stands still while a request is out), so logs repeat byte for byte.
       elapsed: () => (clock.mode === "virtual" ? clock.now() : performance.now()),

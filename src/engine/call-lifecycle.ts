@@ -11,6 +11,7 @@ import { sendCallback } from "./engine-services.js";
 import { recordEvent } from "./events.js";
 import { eventClass } from "./scheduler.js";
 import { statusCallbackParams } from "./voice-params.js";
+import { callCookies } from "./webhook-cookies.js";
 
 export function createLifecycle(reg: CallRegistry): LifecyclePart {
   const { services, parts, note, now } = reg;
@@ -36,6 +37,7 @@ export function createLifecycle(reg: CallRegistry): LifecyclePart {
       accountSid: call.account_sid,
       callSid: call.sid,
       orderingKey: call.parent_call_sid ?? call.sid,
+      cookies: callCookies(call.sid),
     });
     note(rt, "status-callback", { event, status });
   };

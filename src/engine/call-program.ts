@@ -6,6 +6,7 @@ import type { OutboundResult } from "../webhooks/contract.js";
 import type { CallRegistry, ProgramPart } from "./call-registry.js";
 import type { CallRuntime } from "./call-runtime.js";
 import { eventClass } from "./scheduler.js";
+import { callCookies } from "./webhook-cookies.js";
 
 export function createProgram(reg: CallRegistry): ProgramPart {
   const { services, parts, note } = reg;
@@ -103,6 +104,7 @@ export function createProgram(reg: CallRegistry): ProgramPart {
       authToken: account?.auth_token ?? "",
       callSid: call.sid,
       orderingKey: call.parent_call_sid ?? call.sid,
+      cookies: callCookies(call.sid),
     });
     note(rt, "markup.response", result.ok ? { status: result.status } : { error: result.error });
     return result;

@@ -1,5 +1,6 @@
 // What the running engine shares between its parts: state, the event loop, the webhook sender, the public URL.
-import type { OutboundKind, WebhookSender } from "../webhooks/contract.js";
+import type { CookieScope, OutboundKind, WebhookSender } from "../webhooks/contract.js";
+
 import type { EngineContext } from "./context.js";
 import type { Scheduler } from "./scheduler.js";
 
@@ -21,6 +22,7 @@ export interface Callback {
   callSid?: string | undefined;
   messageSid?: string | undefined;
   orderingKey: string;
+  cookies?: CookieScope | undefined;
 }
 
 /** Queues a callback signed with the account's auth token; an account that is gone gets nothing. */

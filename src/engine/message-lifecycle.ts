@@ -5,10 +5,11 @@ import { parseMarkup } from "../markup/parse.js";
 import { billMessage } from "./billing.js";
 import { type EngineServices, sendCallback } from "./engine-services.js";
 import { recordEvent } from "./events.js";
-import { sendMessage } from "./messages.js";
 import { locateNumber, locationParams } from "./location/number-location.js";
+import { sendMessage } from "./messages.js";
 import { type EventHandle, eventClass } from "./scheduler.js";
 import { apiVersion } from "./voice-params.js";
+import { smsCookies } from "./webhook-cookies.js";
 
 /** Delivery steps after creation: sending at once, sent after 500 ms, the handset's receipt after 2 s. */
 export const messageTiming = { sendingMs: 0, sentMs: 500, deliveredMs: 2000 } as const;
@@ -192,6 +193,7 @@ export function createMessageLifecycle(services: EngineServices): MessageLifecyc
             authToken: account.auth_token,
             messageSid: message.sid,
             orderingKey: message.sid,
+            cookies: smsCookies(message.from, message.to),
           });
           if (!result.ok || result.body.trim() === "") return;
           replyFrom(message, result.body);

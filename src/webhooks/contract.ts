@@ -25,6 +25,8 @@ export interface OutboundRequest {
   messageSid?: string | undefined;
   /** Deliveries with the same key leave in the order they were queued (per call, per message). */
   orderingKey?: string | undefined;
+  /** The cookie jar the request reads and fills (a call's, or an SMS number pair's); none: no cookies. */
+  cookies?: CookieScope | undefined;
   /** Per-request timeout in real milliseconds; default the sandbox's `webhooks.timeoutMs` (15 s). */
   timeoutMs?: number | undefined;
 }
@@ -48,4 +50,21 @@ export interface WebhookSender {
   enqueue(request: OutboundRequest): void;
   /** Resolves once nothing is queued or in flight (the virtual clock's driver awaits it). */
   idle(): Promise<void>;
+}
+
+/** Which cookie jar a request reads and fills, and how long its cookies may live at most (SMS: four hours). */
+export interface CookieScope {
+  jar: string;
+  maxAgeMs?: number | undefined;
+}
+
+/** Where the dispatcher keeps the cookies customers' apps set (the sandbox gives it one; alone it keeps none). */
+export interface CookieJars {
+  /** The `Cookie` header for a request to `url` in this scope at `now`, or null when nothing is kept. */
+  header(scope: CookieScope, url: string, now: number): string | null;
+  /** Keeps what the answer's `Set-Cookie` headers set (a past expiry or `Max-Age=0` removes the cookie). */
+  store(scope: CookieScope, url: string, setCookies: readonly string[], now: number): void;
+  /** Jars held now. */
+  readonly size: number;
+  clear(): void;
 }

@@ -20,6 +20,8 @@ const attempt = (n: number, overrides: Partial<DeliveryAttempt> = {}): DeliveryA
   outcome: "success",
   error: null,
   latencyMs: 1,
+  cookie: null,
+  setCookies: [],
   responseBody: "",
   nextAttemptAt: null,
   ...overrides,

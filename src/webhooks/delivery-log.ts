@@ -31,6 +31,10 @@ export interface DeliveryAttempt {
   error: string | null;
   /** Real time the attempt took (the I/O is real even when the sandbox clock is virtual). */
   latencyMs: number;
+  /** The `Cookie` header sent (the call's or SMS pair's kept cookies), or null when none was. */
+  cookie: string | null;
+  /** The `Set-Cookie` headers the answer carried. */
+  setCookies: string[];
   /** The start of the receiver's answer (up to 1 KiB), for debugging. */
   responseBody: string | null;
   /** Sandbox clock time of the retry this attempt scheduled, or null when none follows. */

@@ -1,5 +1,6 @@
 // The webhook dispatcher: signs, sends, retries and logs every request to a customer's URL, off the API's path.
 import {
+  type CookieJars,
   maxMarkupBytes,
   type OutboundKind,
   type OutboundRequest,
@@ -54,6 +55,8 @@ export interface DispatcherDependencies {
   /** Default: the global `fetch`, looked up per request so MSW's interception applies. */
   fetch?: typeof fetch;
   userAgent?: string;
+  /** Keeps the cookies apps set, for requests that name a jar; without it no cookies are kept or sent. */
+  cookies?: CookieJars;
   /** Stopwatch for latency figures only; default `performance.now` (the sandbox passes its clock's). */
   elapsed?: () => number;
 }
@@ -82,7 +85,7 @@ export interface WebhookDispatcher extends WebhookSender {
   /** Attempts pushed out of the bounded log since the last clear. */
   readonly evicted: number;
   readonly options: Readonly<Required<WebhookOptions>>;
-  /** Empties the log and drops queued deliveries and pending retries (requests in flight finish unlogged). */
+  /** Empties the log and the kept cookies, drops queued deliveries and pending retries (requests in flight finish unlogged). */
   clear(): void;
 }
 
@@ -150,6 +153,7 @@ export function createWebhookDispatcher(
   const log = createDeliveryLog(options.logLimit);
   const receivers = createReceiverRegistry();
   const transport = createTransport(receivers, () => deps.fetch ?? globalThis.fetch);
+  const cookieJars = deps.cookies;
 
   let nextDelivery = 0;
   let generation = 0;
@@ -186,17 +190,21 @@ export function createWebhookDispatcher(
       [twilioSignatureHeader]: signature,
       "I-Twilio-Idempotency-Token": id,
     };
+    // Cookies are not signed (Twilio's signature covers the URL and parameters only).
+    const cookie =
+      request.cookies && cookieJars ? cookieJars.header(request.cookies, url, clock.now()) : null;
+    if (cookie !== null) headers.cookie = cookie;
     let body: string | undefined;
     if (method === "POST") {
       headers["content-type"] = "application/x-www-form-urlencoded; charset=utf-8";
       body = new URLSearchParams(request.params).toString();
     }
-    return { method, url, headers, body, signature };
+    return { method, url, headers, body, signature, cookie };
   };
 
   const record = (
     job: Pick<Job, "id" | "request" | "attempt">,
-    wire: { url: string; signature: string },
+    wire: { url: string; signature: string; cookie: string | null },
     at: number,
     result: WireResult,
     latencyMs: number,
@@ -223,10 +231,15 @@ export function createWebhookDispatcher(
       error:
         result.kind === "response" ? (outcome === "success" ? null : `HTTP ${result.status}`) : result.error,
       latencyMs: Math.round(latencyMs * 1000) / 1000,
+      cookie: wire.cookie,
+      setCookies: result.kind === "response" ? result.setCookies : [],
       responseBody: result.kind === "response" ? result.body.slice(0, responseExcerpt) : null,
       nextAttemptAt,
     };
     log.append(entry);
+    if (request.cookies && cookieJars && result.kind === "response") {
+      cookieJars.store(request.cookies, result.url, result.setCookies, clock.now());
+    }
     return entry;
   };
 
@@ -422,6 +435,7 @@ export function createWebhookDispatcher(
       ready.clear();
       lanes.clear();
       pendingByHost.clear();
+      cookieJars?.clear();
       queued = 0;
       delivered = 0;
       failed = 0;

@@ -18,7 +18,15 @@ export interface WireRequest {
 }
 
 export type WireResult =
-  | { kind: "response"; status: number; headers: Record<string, string>; body: string; url: string }
+  | {
+      kind: "response";
+      status: number;
+      headers: Record<string, string>;
+      /** Every `Set-Cookie` header of the answer, one entry each (a header map would merge them). */
+      setCookies: string[];
+      body: string;
+      url: string;
+    }
   | { kind: "timeout"; error: string }
   | { kind: "network-error"; error: string; retryable: boolean };
 
@@ -77,6 +85,7 @@ async function exchange(
         kind: "response",
         status: response.status,
         headers,
+        setCookies: response.headers.getSetCookie(),
         body: text,
         url: response.url || url,
       };
@@ -96,7 +105,14 @@ async function exchange(
     );
     const location = answer.headers.location;
     if (!request.followRedirects || answer.status < 300 || answer.status > 399 || !location) {
-      return { kind: "response", ...answer, body: truncate(answer.body, request.maxBodyBytes), url };
+      const setCookie = answer.headers["set-cookie"];
+      return {
+        kind: "response",
+        ...answer,
+        setCookies: setCookie ? [setCookie] : [],
+        body: truncate(answer.body, request.maxBodyBytes),
+        url,
+      };
     }
     if (hop >= maxRedirects) return { kind: "network-error", error: "too many redirects", retryable: false };
     // Redirects as fetch follows them: 303 (and 301/302 after a POST) become a GET without a body.

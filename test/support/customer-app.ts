@@ -8,9 +8,13 @@ export interface ReceivedRequest {
   path: string;
   params: Record<string, string>;
   signature: string | undefined;
+  /** The `Cookie` header sent, if any. */
+  cookie: string | undefined;
 }
 
-export type Answer = string | { status: number; body?: string; contentType?: string };
+export type Answer =
+  | string
+  | { status: number; body?: string; contentType?: string; headers?: Record<string, string | string[]> };
 export type Handler = (params: Record<string, string>, request: ReceivedRequest) => Answer;
 
 export interface CustomerApp {
@@ -36,6 +40,7 @@ export async function startCustomerApp(): Promise<CustomerApp> {
       path: req.path,
       params,
       signature: req.header("x-twilio-signature"),
+      cookie: req.header("cookie"),
     };
     log.push(entry);
     const handler = handlers.get(req.path);
@@ -43,6 +48,7 @@ export async function startCustomerApp(): Promise<CustomerApp> {
     if (typeof answer === "string") {
       res.status(200).type("text/xml").send(answer);
     } else {
+      for (const [name, value] of Object.entries(answer.headers ?? {})) res.setHeader(name, value);
       res
         .status(answer.status)
         .type(answer.contentType ?? "text/xml")

@@ -48,6 +48,8 @@ const deliveryResource = z.object({
   outcome: z.enum(outcomes),
   error: z.string().nullable(),
   latency_ms: z.number(),
+  cookie: z.string().nullable(),
+  set_cookies: z.array(z.string()),
   response_body: z.string().nullable(),
   next_attempt_at: z.string().nullable(),
 });
@@ -70,6 +72,8 @@ export const renderAttempt = (a: DeliveryAttempt): z.infer<typeof deliveryResour
   outcome: a.outcome,
   error: a.error,
   latency_ms: a.latencyMs,
+  cookie: a.cookie,
+  set_cookies: a.setCookies,
   response_body: a.responseBody,
   next_attempt_at: a.nextAttemptAt === null ? null : iso8601(a.nextAttemptAt),
 });
