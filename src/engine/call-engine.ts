@@ -137,7 +137,7 @@ export function createCallEngine(ctx: EngineContext, options: CallEngineOptions 
   parts.legs = createLegs(registry);
   parts.program = createProgram(registry);
   parts.recordings = createCallRecordings(registry);
-  parts.envFor = createVerbEnv(registry);
+  parts.envFor = createVerbEnv(registry, (message) => messageLifecycle.start(message));
   parts.conferences = createConferences({
     services,
     signal: signalCall("conference"),

@@ -1,16 +1,21 @@
 // The environment a call's verbs run in: what they read of the call and the world, and the engine effects they reach.
 import { isTerminalCallStatus } from "../domain/call.js";
+import type { Message } from "../domain/message.js";
 import type { VerbEnv } from "../markup/effects.js";
 import type { MarkupNode } from "../markup/parse.js";
 import type { CallRegistry } from "./call-registry.js";
 import type { CallRuntime } from "./call-runtime.js";
+import { sendMessage } from "./messages.js";
 import { defaultVoicemail, speechLengthMs } from "./party-behaviour.js";
 import { recordingUrl } from "./recordings.js";
 import { eventClass } from "./scheduler.js";
 import { recordTtsEvent } from "./tts-events.js";
 import { voiceParams } from "./voice-params.js";
 
-export function createVerbEnv(reg: CallRegistry): (rt: CallRuntime, documentUrl: string | null) => VerbEnv {
+export function createVerbEnv(
+  reg: CallRegistry,
+  startMessage: (message: Message) => void,
+): (rt: CallRuntime, documentUrl: string | null) => VerbEnv {
   const { services, parts, note, now, timer } = reg;
   const { ctx } = services;
 
@@ -91,6 +96,15 @@ export function createVerbEnv(reg: CallRegistry): (rt: CallRuntime, documentUrl:
       };
     },
     discardRecording: (handle) => parts.recordings.discard(rt, handle),
+    sendSms: (input) => {
+      const message = sendMessage(ctx, {
+        accountSid: reg.getCall(rt.sid).account_sid,
+        ...input,
+        direction: "outbound-call",
+      });
+      startMessage(message);
+      return message.sid;
+    },
     startLegs: (targets, legOptions) => targets.map((target) => parts.legs.startLeg(rt, target, legOptions)),
     endLeg: (sid) => {
       const child = ctx.store.calls.get(sid);

@@ -117,6 +117,14 @@ export interface VerbEnv {
   discardRecording(handle: RecordingHandle): void;
   /** Starts child legs for a Dial; their progress arrives as `signal` wakes named "leg". */
   startLegs(targets: DialTarget[], options: LegOptions): string[];
+  /** Sends a text message during the call (`<Sms>`): created, started, and its sid returned. */
+  sendSms(input: {
+    to: string;
+    from: string;
+    body: string;
+    statusCallback: string | null;
+    statusCallbackMethod: "GET" | "POST";
+  }): string;
   /** Ends a child leg: cancel while ringing, hang up once answered. */
   endLeg(sid: string): void;
   /** Connects the parent with an answered child leg (its script starts). */

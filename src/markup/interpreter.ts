@@ -13,6 +13,7 @@ import { play } from "./verbs/play.js";
 import { record } from "./verbs/record.js";
 import { redirect } from "./verbs/redirect.js";
 import { say } from "./verbs/say.js";
+import { sms } from "./verbs/sms.js";
 
 export interface ProgramHost {
   /** The environment verbs of the document at `documentUrl` run in. */
@@ -51,6 +52,8 @@ function* runVerb(node: MarkupNode, env: VerbEnv): VerbRun {
       return reject(node, env);
     case "Enqueue":
       return yield* enqueue(node, env);
+    case "Sms":
+      return sms(node, env);
     case "Leave":
       // Outside Enqueue wait markup there is no queue to leave: Twilio goes on with the next verb.
       return { type: "next" };

@@ -28,10 +28,11 @@ export const voiceVerbs: Record<string, string[]> = {
   Reject: [],
   Enqueue: ["Task"],
   Leave: [],
+  Sms: [],
 };
 
 /** Valid Twilio verbs the sandbox does not emulate: skipped with a warning, never pretended. */
-export const unemulatedVerbs = ["Connect", "Start", "Stop", "Pay", "Prompt", "Refer", "Sms", "Echo"];
+export const unemulatedVerbs = ["Connect", "Start", "Stop", "Pay", "Prompt", "Refer", "Echo"];
 
 const nounChildren: Record<string, string[]> = {
   Number: [],
