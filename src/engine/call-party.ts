@@ -81,6 +81,14 @@ export function createParty(reg: CallRegistry): PartyPart {
     rt.speech.push({ start, end: start + length, text });
     note(rt, "party.say", { text, ms: length });
     void parts.program.deliver(rt, { kind: "speech-start" }, true);
+    // Words are recognised one by one while the caller speaks (what partialResultCallback reports).
+    const words = text.trim().split(/\s+/).filter(Boolean);
+    for (let i = 1; i < words.length; i++) {
+      const heard = words.slice(0, i).join(" ");
+      timer(rt, start + Math.floor((length * i) / words.length), eventClass.input, "speech partial", () =>
+        parts.program.deliver(rt, { kind: "speech-partial", text: heard }, true),
+      );
+    }
     timer(rt, start + length, eventClass.input, "speech", () =>
       parts.program.deliver(rt, { kind: "speech", text, confidence, startedAt: start }),
     );

@@ -5,12 +5,14 @@ import type { VerbEnv } from "../markup/effects.js";
 import type { MarkupNode } from "../markup/parse.js";
 import type { CallRegistry } from "./call-registry.js";
 import type { CallRuntime } from "./call-runtime.js";
+import { sendCallback } from "./engine-services.js";
 import { sendMessage } from "./messages.js";
 import { defaultVoicemail, speechLengthMs } from "./party-behaviour.js";
 import { recordingUrl } from "./recordings.js";
 import { eventClass } from "./scheduler.js";
 import { recordTtsEvent } from "./tts-events.js";
 import { voiceParams } from "./voice-params.js";
+import { callCookies } from "./webhook-cookies.js";
 
 export function createVerbEnv(
   reg: CallRegistry,
@@ -96,6 +98,19 @@ export function createVerbEnv(
       };
     },
     discardRecording: (handle) => parts.recordings.discard(rt, handle),
+    partialResult: (url, method, params) => {
+      const call = reg.getCall(rt.sid);
+      sendCallback(services, {
+        kind: "partial-result",
+        url,
+        method,
+        params: { ...voiceParams(ctx.store, call), ...params },
+        accountSid: call.account_sid,
+        callSid: call.sid,
+        orderingKey: call.parent_call_sid ?? call.sid,
+        cookies: callCookies(call.sid),
+      });
+    },
     sendSms: (input) => {
       const message = sendMessage(ctx, {
         accountSid: reg.getCall(rt.sid).account_sid,

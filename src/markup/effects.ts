@@ -2,7 +2,7 @@
 import type { Call } from "../domain/call.js";
 import type { MarkupNode } from "./parse.js";
 
-export type WakeKind = "dtmf" | "speech" | "speech-start" | "signal";
+export type WakeKind = "dtmf" | "speech" | "speech-start" | "speech-partial" | "signal";
 
 /** Why a waiting verb resumed. */
 export type Wake =
@@ -10,6 +10,8 @@ export type Wake =
   | { kind: "dtmf"; digit: string }
   | { kind: "speech"; text: string; confidence: number; startedAt: number }
   | { kind: "speech-start" }
+  /** The words recognised so far while the caller is still speaking. */
+  | { kind: "speech-partial"; text: string }
   | { kind: "signal"; name: string; detail: Record<string, unknown> };
 
 export type Effect =
@@ -117,6 +119,8 @@ export interface VerbEnv {
   discardRecording(handle: RecordingHandle): void;
   /** Starts child legs for a Dial; their progress arrives as `signal` wakes named "leg". */
   startLegs(targets: DialTarget[], options: LegOptions): string[];
+  /** Posts an interim speech result to a Gather's partialResultCallback (queued, in order, its answer unused). */
+  partialResult(url: string, method: "GET" | "POST", params: Record<string, string>): void;
   /** Sends a text message during the call (`<Sms>`): created, started, and its sid returned. */
   sendSms(input: {
     to: string;

@@ -1,7 +1,9 @@
 // Runs a call's markup as one resumable program: fetch, parse, validate, run verbs in order, follow navigations.
+
 import type { OutboundResult } from "../webhooks/contract.js";
 import type { Navigation, Outcome, Step, VerbEnv, VerbRun } from "./effects.js";
 import { Redirected } from "./effects.js";
+import { documentOf, fetchFailure } from "./fetched-document.js";
 import { MarkupError, type MarkupNode, parseMarkup } from "./parse.js";
 import { unemulatedVerbs, validateVoiceDocument } from "./schema.js";
 import { answersOnBridge, dial } from "./verbs/dial.js";
@@ -91,7 +93,7 @@ function* fetchDocument(
   host: ProgramHost,
   nav: Navigation,
   extra: Record<string, string>,
-): Step<Loaded | { error: MarkupError | string; url: string | null }> {
+): Step<Loaded | { error: MarkupError; url: string | null }> {
   if (nav.kind === "twiml") {
     try {
       const doc = parseMarkup(nav.twiml);
@@ -109,11 +111,9 @@ function* fetchDocument(
     method: nav.method,
     params: env.actionParams({ ...nav.params, ...extra }),
   }) as OutboundResult;
-  if (!result.ok) return { error: result.error, url: nav.url };
+  if (!result.ok) return { error: fetchFailure(result), url: nav.url };
   try {
-    const doc = parseMarkup(result.body);
-    validateVoiceDocument(doc.verbs);
-    return { verbs: doc.verbs, url: result.url || nav.url };
+    return { verbs: documentOf(result, nav.url), url: result.url || nav.url };
   } catch (error) {
     if (error instanceof MarkupError) return { error, url: nav.url };
     throw error;
@@ -121,16 +121,15 @@ function* fetchDocument(
 }
 
 /**
- * Loads a document; on failure reports the alert (11200 for HTTP, 12100/12200 for markup) and tries the
+ * Loads a document; on failure reports the alert (11200/11202/11205 for HTTP, 12100/12200/12300 for the
+ * answer) and tries the
  * fallback URL once with ErrorCode and ErrorUrl. Null when nothing usable came back.
  */
 function* load(host: ProgramHost, nav: Navigation): Step<Loaded | null> {
   const first = yield* fetchDocument(host, nav, {});
   if ("verbs" in first) return first;
   const env = host.envFor(first.url);
-  const code = first.error instanceof MarkupError ? first.error.code : 11200;
-  const message =
-    first.error instanceof MarkupError ? first.error.message : `HTTP retrieval failure: ${first.error}`;
+  const { code, message } = first.error;
   env.alert(code, `${message}${first.url ? ` (${first.url})` : ""}`);
   const fallback = host.fallback();
   if (!fallback) return null;
@@ -140,14 +139,7 @@ function* load(host: ProgramHost, nav: Navigation): Step<Loaded | null> {
     { ErrorCode: String(code), ErrorUrl: first.url ?? "" },
   );
   if ("verbs" in second) return second;
-  const secondMessage =
-    second.error instanceof MarkupError ? second.error.message : `HTTP retrieval failure: ${second.error}`;
-  host
-    .envFor(fallback.url)
-    .alert(
-      second.error instanceof MarkupError ? second.error.code : 11200,
-      `${secondMessage} (${fallback.url})`,
-    );
+  host.envFor(fallback.url).alert(second.error.code, `${second.error.message} (${fallback.url})`);
   return null;
 }
 

@@ -1,6 +1,8 @@
 // Wait markup (Conference waitUrl, Enqueue waitUrl, the Queue noun's url): fetched and played in a loop until told to stop.
+
 import type { OutboundResult } from "../webhooks/contract.js";
 import type { Step, VerbEnv, Wake } from "./effects.js";
+import { documentOf, fetchFailure } from "./fetched-document.js";
 import { MarkupError, type MarkupNode, parseMarkup } from "./parse.js";
 import { validateVoiceDocument } from "./schema.js";
 import { pause } from "./verbs/pause.js";
@@ -41,13 +43,12 @@ function* fetchVerbs(
 ): Step<MarkupNode[] | null> {
   const result = (yield { type: "fetch", url, method, params: env.actionParams(params) }) as OutboundResult;
   if (!result.ok) {
-    env.alert(11200, `HTTP retrieval failure: ${result.error} (${url})`);
+    const failure = fetchFailure(result);
+    env.alert(failure.code, `${failure.message} (${url})`);
     return null;
   }
   try {
-    const doc = parseMarkup(result.body);
-    validateVoiceDocument(doc.verbs);
-    return doc.verbs;
+    return documentOf(result, url);
   } catch (error) {
     if (!(error instanceof MarkupError)) throw error;
     env.alert(error.code, `${error.message} (${url})`);

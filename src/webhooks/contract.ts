@@ -10,7 +10,8 @@ export type OutboundKind =
   | "recording-status"
   | "transcription"
   | "message-status"
-  | "sms-markup";
+  | "sms-markup"
+  | "partial-result";
 
 export interface OutboundRequest {
   kind: OutboundKind;
@@ -41,7 +42,15 @@ export type OutboundResult =
       url: string;
       deliveryId?: string;
     }
-  | { ok: false; error: string; status?: number | undefined; url: string; deliveryId?: string };
+  | {
+      ok: false;
+      error: string;
+      /** No answer in time, no connection (or a broken one), or an answer with an error status. */
+      reason?: "timeout" | "network-error" | "http-error";
+      status?: number | undefined;
+      url: string;
+      deliveryId?: string;
+    };
 
 export interface WebhookSender {
   /** Makes the request now and gives the answer (markup fetches: no retry; redirects followed). */

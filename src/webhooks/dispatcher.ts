@@ -345,11 +345,12 @@ export function createWebhookDispatcher(
           record({ id, request, attempt: 1 }, wire, at, result, elapsed() - started, outcome, null);
         }
         if (result.kind !== "response")
-          return { ok: false, error: result.error, url: wire.url, deliveryId: id };
+          return { ok: false, error: result.error, reason: result.kind, url: wire.url, deliveryId: id };
         if (outcome !== "success") {
           return {
             ok: false,
             error: `HTTP ${result.status}`,
+            reason: "http-error",
             status: result.status,
             url: result.url,
             deliveryId: id,

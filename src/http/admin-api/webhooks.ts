@@ -13,6 +13,7 @@ const kinds = [
   "transcription",
   "message-status",
   "sms-markup",
+  "partial-result",
 ] as const;
 const outcomes = ["success", "http-error", "network-error", "timeout"] as const;
 

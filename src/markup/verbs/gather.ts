@@ -14,10 +14,14 @@ export function* gather(node: MarkupNode, env: VerbEnv): VerbRun {
   const numDigits = intAttr(node, "numDigits", 0);
   // An empty finishOnKey turns the finish key off (Twilio); the default is #.
   const finishOnKey = node.attrs.finishOnKey ?? "#";
+  const partialUrl = speech && node.attrs.partialResultCallback;
+  const partialMethod = node.attrs.partialResultCallbackMethod?.toUpperCase() === "GET" ? "GET" : "POST";
   const wake: WakeKind[] = [
     ...(dtmf ? (["dtmf"] as const) : []),
     ...(speech ? (["speech", "speech-start"] as const) : []),
+    ...(partialUrl ? (["speech-partial"] as const) : []),
   ];
+  let partials = 0;
 
   let first: Wake | null = null;
   for (const child of node.children) {
@@ -38,6 +42,16 @@ export function* gather(node: MarkupNode, env: VerbEnv): VerbRun {
     if (input.kind === "timeout") break;
     if (input.kind === "speech-start") {
       speaking = true;
+      continue;
+    }
+    if (input.kind === "speech-partial") {
+      // Every word heard so far is the unstable hypothesis; all but the newest word have settled.
+      const words = input.text.split(" ");
+      env.partialResult(env.resolve(partialUrl as string), partialMethod, {
+        SequenceNumber: String(++partials),
+        UnstableSpeechResult: input.text,
+        StableSpeechResult: words.slice(0, -1).join(" "),
+      });
       continue;
     }
     if (input.kind === "speech") {
