@@ -1,5 +1,6 @@
 // Twilio's magic numbers for test credentials: which From, To, PhoneNumber and AreaCode values fail, and how.
 import { errors, type SandboxError } from "../domain/errors.js";
+import { twilioWording } from "../domain/twilio-wording.js";
 
 /** The From every test request may use: it passes all validation (twilio.com/docs/iam/test-credentials). */
 export const magicFrom = "+15005550006";
@@ -13,11 +14,7 @@ const fail =
   (value) =>
     errors.invalidParameter(parameter, message(value), code);
 
-const invalidFrom = fail(
-  "From",
-  21212,
-  (n) => `The 'From' number ${n} is not a valid phone number, shortcode, or alphanumeric sender ID.`,
-);
+const invalidFrom = fail("From", 21212, twilioWording[21212]!);
 const messageFromNotOwned = fail(
   "From",
   21606,
@@ -39,7 +36,7 @@ export const messageFromOther = messageFromNotOwned;
 
 /** Messages, `To`: numbers not listed here are validated as usual. */
 export const messageToFailures: Record<string, Failure> = {
-  "+15005550001": fail("To", 21211, (n) => `The 'To' number ${n} is not a valid phone number.`),
+  "+15005550001": fail("To", 21211, twilioWording[21211]!),
   "+15005550002": fail(
     "To",
     21612,

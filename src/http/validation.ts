@@ -1,6 +1,7 @@
 // Turns zod issues into declared errors, in the terms of each surface.
 import type { z } from "zod";
 import { errors, SandboxError } from "../domain/errors.js";
+import { twilioWording } from "../domain/twilio-wording.js";
 
 type Issue = z.core.$ZodIssue;
 
@@ -27,9 +28,12 @@ export function accountParameterError(
   const parameter = issue.code === "unrecognized_keys" ? (issue.keys[0] ?? "") : String(issue.path[0] ?? "");
   const missing = issue.code === "invalid_type" && issue.input === undefined;
   const code = (missing ? missingCodes[parameter] : undefined) ?? codes[parameter];
+  const wording = code === undefined ? undefined : twilioWording[code];
   const message = missing
     ? `Missing required parameter ${parameter}.`
-    : `Invalid ${parameter}: ${describe(issue)}.`;
+    : wording && typeof issue.input === "string"
+      ? wording(issue.input)
+      : `Invalid ${parameter}: ${describe(issue)}.`;
   return errors.invalidParameter(parameter, message, code);
 }
 

@@ -113,6 +113,14 @@ describe.each(doorNames)("messages via %s", (door) => {
       // biome-ignore lint/suspicious/noExplicitAny: deliberately invalid parameters.
       await expect(client.messages.create(params as any)).rejects.toMatchObject({ status: 400, code });
     }
+    // Twilio's own wording for the two errors apps match most.
+    await expect(
+      client.messages.create({ to: "12345", from: fixtures.acme.mainNumber, body: "x" }),
+    ).rejects.toMatchObject({ code: 21211, message: "The 'To' number 12345 is not a valid phone number." });
+    await expect(client.messages.create({ to: customer, from: "abc", body: "x" })).rejects.toMatchObject({
+      code: 21212,
+      message: "The 'From' number abc is not a valid phone number, shortcode, or alphanumeric sender ID.",
+    });
     expect(stateOf()).toBe(before);
   });
 
