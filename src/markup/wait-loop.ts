@@ -4,7 +4,6 @@ import type { OutboundResult } from "../webhooks/contract.js";
 import type { Step, VerbEnv, Wake } from "./effects.js";
 import { documentOf, fetchFailure } from "./fetched-document.js";
 import { MarkupError, type MarkupNode, parseMarkup } from "./parse.js";
-import { validateVoiceDocument } from "./schema.js";
 import { pause } from "./verbs/pause.js";
 import { play } from "./verbs/play.js";
 import { say } from "./verbs/say.js";

@@ -6,7 +6,7 @@ import { useDoor } from "../support/doors.js";
 import { fixtures } from "../support/fixtures.js";
 
 describe("markup fetch errors", () => {
-  const door = useDoor("express", { webhooks: { timeoutMs: 300 } });
+  const door = useDoor("express", { webhooks: { timeoutMs: 2000 } });
   let app: CustomerApp;
   beforeAll(async () => {
     app = await startCustomerApp();
