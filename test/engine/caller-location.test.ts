@@ -41,16 +41,6 @@ describe("caller location on voice and SMS webhooks", () => {
     expect(patched.json.data.attributes).toMatchObject({ postal_code: "94965", locality: "Mill Valley" });
   };
 
-  const routeSms = async (path: string) => {
-    const numbers = await h.door
-      .twilioClient()
-      .incomingPhoneNumbers.list({ phoneNumber: fixtures.acme.mainNumber });
-    await h.door
-      .twilioClient()
-      .incomingPhoneNumbers(numbers[0]!.sid)
-      .update({ smsUrl: h.app.url(path) });
-  };
-
   it("an inbound call from a placed number carries From, To, Caller and Called locations", async () => {
     await placeNumbers();
     await h.routeMainNumber("/voice", { statusCallback: h.app.url("/status") });
@@ -77,7 +67,7 @@ describe("caller location on voice and SMS webhooks", () => {
 
   it("an inbound SMS from a placed number carries From and To locations", async () => {
     await placeNumbers();
-    await routeSms("/sms");
+    await h.routeMainNumberSms("/sms");
     const res = await h.door.call("POST", "/__sandbox/messages/inbound", {
       json: { from: boston, to: fixtures.acme.mainNumber, body: "Hi" },
       headers: json,
@@ -99,7 +89,7 @@ describe("caller location on voice and SMS webhooks", () => {
   });
 
   it("numbers outside the inventory get what their number says, and empty values for the rest", async () => {
-    await routeSms("/sms");
+    await h.routeMainNumberSms("/sms");
     const send = (from: string) =>
       h.door.call("POST", "/__sandbox/messages/inbound", {
         json: { from, to: fixtures.acme.mainNumber, body: "Hi" },

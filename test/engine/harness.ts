@@ -11,6 +11,8 @@ export interface EngineHarness {
   run(): Promise<void>;
   /** Points Acme's main number at the app's `path` for voice (and `smsPath` for SMS). */
   routeMainNumber(path: string, extra?: Record<string, string>): Promise<void>;
+  /** Points Acme's main number's SMS at the app's `path`. */
+  routeMainNumberSms(path: string): Promise<void>;
   /** Sets Acme's speech-to-text provider (account metadata `default_stt_provider`) through the carrier API. */
   useSttProvider(provider: string): Promise<void>;
 }
@@ -24,6 +26,12 @@ export function useEngine(): EngineHarness {
   beforeEach(() => app.clear());
   afterAll(async () => app.close());
 
+  const updateMainNumber = async (fields: Record<string, string>) => {
+    const client = door.twilioClient();
+    const numbers = await client.incomingPhoneNumbers.list({ phoneNumber: fixtures.acme.mainNumber });
+    await client.incomingPhoneNumbers(numbers[0]!.sid).update(fields);
+  };
+
   return {
     door,
     get app() {
@@ -34,13 +42,10 @@ export function useEngine(): EngineHarness {
       await door.sandbox.settle();
     },
     async routeMainNumber(path, extra = {}) {
-      const numbers = await door
-        .twilioClient()
-        .incomingPhoneNumbers.list({ phoneNumber: fixtures.acme.mainNumber });
-      await door
-        .twilioClient()
-        .incomingPhoneNumbers(numbers[0]!.sid)
-        .update({ voiceUrl: app.url(path), ...extra });
+      await updateMainNumber({ voiceUrl: app.url(path), ...extra });
+    },
+    async routeMainNumberSms(path) {
+      await updateMainNumber({ smsUrl: app.url(path) });
     },
     async useSttProvider(provider) {
       await door.call("PATCH", `/carrier/v1/accounts/${fixtures.acme.sid}`, {

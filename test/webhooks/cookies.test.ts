@@ -11,15 +11,6 @@ const hours = 60 * 60 * 1000;
 describe("webhook cookies", () => {
   const h = useEngine();
 
-  const routeSms = async () => {
-    const numbers = await h.door
-      .twilioClient()
-      .incomingPhoneNumbers.list({ phoneNumber: fixtures.acme.mainNumber });
-    await h.door
-      .twilioClient()
-      .incomingPhoneNumbers(numbers[0]!.sid)
-      .update({ smsUrl: h.app.url("/sms") });
-  };
   const text = async (from: string) => {
     const res = await h.door.call("POST", "/__sandbox/messages/inbound", {
       json: { from, to: fixtures.acme.mainNumber, body: "Hi" },
@@ -81,7 +72,7 @@ describe("webhook cookies", () => {
   });
 
   it("SMS cookies are kept per number pair, sent on the pair's next message and gone after four virtual hours", async () => {
-    await routeSms();
+    await h.routeMainNumberSms("/sms");
     countingReceiver("; Max-Age=86400"); // asks for a day; Twilio keeps four hours at most
     await text(caller);
     await text(caller);
@@ -94,7 +85,7 @@ describe("webhook cookies", () => {
   });
 
   it("a shorter expiry than four hours is kept, and a reset clears every cookie", async () => {
-    await routeSms();
+    await h.routeMainNumberSms("/sms");
     countingReceiver("; Max-Age=60");
     await text(caller);
     await h.door.sandbox.clock.advance(30_000);
@@ -106,7 +97,7 @@ describe("webhook cookies", () => {
     await text(caller); // count=1 is set again
     h.door.sandbox.reset();
     h.app.clear();
-    await routeSms();
+    await h.routeMainNumberSms("/sms");
     countingReceiver();
     await text(caller);
     expect(cookiesSeen()).toEqual([null]);
