@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { createIdGenerator, type IdGeneratorState } from "./domain/ids.js";
 import { createStore, type Store } from "./domain/store.js";
+import type { StoreLoader } from "./domain/store-stream.js";
 import { type CallEngine, createCallEngine } from "./engine/call-engine.js";
 import { type Clock, type ClockMode, createRealClock, createVirtualClock } from "./engine/clock.js";
 import type { EngineContext } from "./engine/context.js";
@@ -13,6 +14,8 @@ import { createCookieJars } from "./engine/webhook-cookies.js";
 import { applyFixtures } from "./fixtures/apply.js";
 import { loadFixtureFile, parseFixtures } from "./fixtures/load.js";
 import { type FixtureFile, type FixtureInput, fixtureFileSchema } from "./fixtures/schema.js";
+import { createHealthBoard, type HealthBoard } from "./http/admin-api/health-board.js";
+import type { StateCapture, StateHeader } from "./http/admin-api/state-stream.js";
 import { createHandle, type Handle } from "./http/handle.js";
 import { createRequestJournal, type RequestJournal } from "./http/request-journal.js";
 import { routes } from "./http/routes.js";
@@ -82,6 +85,12 @@ export interface SandboxCore {
   readonly webhooks: WebhookDispatcher;
   /** Runs the timers due now and waits until no webhook is queued or in flight. */
   settle(): Promise<void>;
+  /** The whole state at this instant, read lazily: streamed exports and compaction use it. */
+  captureState(): StateCapture;
+  /** Puts a state read by a StoreLoader in place of the live one, at once (streamed imports, restart). */
+  restoreLoaded(header: StateHeader, loader: StoreLoader): void;
+  /** What `GET /__sandbox/health` reports besides "ok" (a data directory that refuses writes). */
+  readonly health: HealthBoard;
   /** Calls `listener` after `reset()` or `restore()` replaced the whole state (persistence snapshots then). */
   onStateReplaced(listener: () => void): () => void;
   /**
@@ -176,6 +185,18 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
     store: store.snapshot(),
   });
 
+  const captureState = (): StateCapture => ({
+    header: { format: "voice-sandbox/1", clock: { now: clock.now() }, ids: ids.state() },
+    tables: store.capture(),
+  });
+  const restoreLoaded = (header: StateHeader, loader: StoreLoader) => {
+    loader.commit();
+    calls.reset();
+    ids.setState(header.ids);
+    for (const listener of replaced) listener();
+  };
+  const health = createHealthBoard();
+
   const restore = (value: unknown) => {
     const candidate = value as Partial<SandboxSnapshot> | null;
     if (candidate?.format !== "voice-sandbox/1" || !Array.isArray(candidate.ids)) {
@@ -237,7 +258,8 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
     context: engine,
     calls,
     settings,
-    admin: { reset, snapshot, restore },
+    admin: { reset, snapshot, restore, captureState, restoreLoaded },
+    health,
     journal: requests,
     webhooks,
     scenarios,
@@ -254,6 +276,9 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
     faults,
     requests,
     onStateReplaced,
+    captureState,
+    restoreLoaded,
+    health,
     webhooks,
     settle: createSettle(clock, webhooks),
     calls,

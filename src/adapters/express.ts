@@ -1,7 +1,7 @@
 // The Express door: one middleware on the node adapter. No Express routing or body parsers on the API path.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Handle } from "../http/handle.js";
-import { readBody, toSandboxRequest, writeResponse } from "./node.js";
+import { readRequest, toSandboxRequest, writeResponse } from "./node.js";
 
 /** Path prefixes the sandbox answers; everything else goes to the next middleware. */
 export const sandboxPrefixes = ["/2010-04-01/", "/carrier/", "/__sandbox/"] as const;
@@ -39,10 +39,10 @@ export function createExpressMiddleware(handle: Handle) {
     }
     try {
       const already = consumedBody(req);
-      const { body, tooLarge } =
-        already !== undefined ? { body: already, tooLarge: false } : await readBody(req);
       // Mounted under a sub-path, Express trims req.url; the sandbox routes on the full path.
-      writeResponse(res, await handle(toSandboxRequest(req, body, tooLarge, url)));
+      const request =
+        already !== undefined ? toSandboxRequest(req, already, false, url) : await readRequest(req, url);
+      await writeResponse(res, await handle(request));
     } catch (error) {
       next(error);
     }

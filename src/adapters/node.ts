@@ -1,7 +1,9 @@
 // The node:http door: IncomingMessage to a plain request, a plain response back to ServerResponse.
+
+import { once } from "node:events";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Handle } from "../http/handle.js";
-import { bodyLimitBytes, type SandboxRequest, type SandboxResponse } from "../http/types.js";
+import { bodyLimitBytes, ndjsonMediaType, type SandboxRequest, type SandboxResponse } from "../http/types.js";
 
 const noBody = { body: "", tooLarge: false };
 const emptyBody = Promise.resolve(noBody);
@@ -35,6 +37,17 @@ export function readBody(
   });
 }
 
+/** An NDJSON body is left unread, for a route that streams it (a state import can be larger than memory allows as one string). */
+export const streamsBody = (req: IncomingMessage) =>
+  (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase() === ndjsonMediaType;
+
+/** Reads the body, or leaves an NDJSON body to be streamed. */
+export async function readRequest(req: IncomingMessage, url?: string): Promise<SandboxRequest> {
+  if (streamsBody(req)) return { ...toSandboxRequest(req, "", false, url), bodyStream: req };
+  const { body, tooLarge } = await readBody(req);
+  return toSandboxRequest(req, body, tooLarge, url);
+}
+
 export function toSandboxRequest(
   req: IncomingMessage,
   body: string,
@@ -57,7 +70,20 @@ export function toSandboxRequest(
   };
 }
 
-export function writeResponse(res: ServerResponse, response: SandboxResponse): void {
+export async function writeResponse(res: ServerResponse, response: SandboxResponse): Promise<void> {
+  if (response.stream) {
+    res.writeHead(response.status, response.headers);
+    try {
+      for await (const piece of response.stream) {
+        // Backpressure: a slow reader holds the stream, not the server's memory.
+        if (!res.write(piece)) await once(res, "drain");
+      }
+      res.end();
+    } catch {
+      res.destroy();
+    }
+    return;
+  }
   const body = response.body;
   const length = typeof body === "string" ? Buffer.byteLength(body) : body.byteLength;
   res.writeHead(response.status, { ...response.headers, "content-length": length });
@@ -68,8 +94,7 @@ export function writeResponse(res: ServerResponse, response: SandboxResponse): v
 export function createNodeListener(handle: Handle) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     try {
-      const { body, tooLarge } = await readBody(req);
-      writeResponse(res, await handle(toSandboxRequest(req, body, tooLarge)));
+      await writeResponse(res, await handle(await readRequest(req)));
     } catch {
       if (!res.headersSent) {
         res.statusCode = 400;

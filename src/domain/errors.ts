@@ -214,6 +214,15 @@ export const errors = {
         `Injected fault ${faultId} answered ${status}. Remove it with DELETE /__sandbox/faults/${faultId}.`,
       ...(status === 429 || status === 503 ? { headers: { "retry-after": "1" } } : {}),
     }),
+  /** The sandbox cannot do this now (its data directory refuses writes); it recovers by itself. */
+  unavailable: (message: string) =>
+    new SandboxError({
+      status: 503,
+      code: 20503,
+      title: "Service Unavailable",
+      message,
+      headers: { "retry-after": "1" },
+    }),
   stateConflict: (message: string) =>
     new SandboxError({ status: 409, code: codes.badRequest, title: "Conflict", message }),
   bodyTooLarge: (limit: number) =>

@@ -53,7 +53,7 @@ export const storeSnapshotSchema = z.object({
 });
 export type StoreSnapshot = z.infer<typeof storeSnapshotSchema>;
 
-const definitions = {
+export const tableDefinitions = {
   accounts: {
     name: "accounts",
     id: (a: Account) => a.sid,
@@ -186,6 +186,18 @@ const definitions = {
   },
 } satisfies { [K in keyof StoreSnapshot]: TableDefinition<StoreSnapshot[K][number]> };
 
+/** Every table's name, in snapshot order. */
+export const tableNames = Object.keys(tableDefinitions) as (keyof StoreSnapshot)[];
+
+/** The schema of one row of each table (a snapshot's array elements). */
+export const tableRowSchemas = Object.fromEntries(
+  tableNames.map((name) => {
+    const field = storeSnapshotSchema.shape[name] as z.ZodType;
+    const array = (field instanceof z.ZodDefault ? field.def.innerType : field) as z.ZodArray<z.ZodType>;
+    return [name, array.element];
+  }),
+) as { [K in keyof StoreSnapshot]: z.ZodType<StoreSnapshot[K][number]> };
+
 export type Tables = { [K in keyof StoreSnapshot]: Table<StoreSnapshot[K][number]> };
 
 /** Receives each committed change as one batch: a whole transaction, or a single change made outside one. */
@@ -202,6 +214,8 @@ export interface Store extends Tables {
    */
   transact<R>(change: () => R): R;
   snapshot(): StoreSnapshot;
+  /** Every table's rows as they are now, read lazily (see `Table.frozenRows`). */
+  capture(): [keyof StoreSnapshot, Iterable<unknown>][];
   /** Replaces all contents; the snapshot is validated first, so a bad one changes nothing. */
   restore(snapshot: unknown): void;
 }
@@ -222,12 +236,12 @@ export function createStore(): Store {
     }
   };
   const tables = Object.fromEntries(
-    Object.entries(definitions).map(([key, definition]) => [
+    Object.entries(tableDefinitions).map(([key, definition]) => [
       key,
       new Table(definition as TableDefinition<unknown>, recordUndo),
     ]),
   ) as unknown as Tables;
-  const names = Object.keys(definitions) as (keyof StoreSnapshot)[];
+  const names = tableNames;
 
   return {
     ...tables,
@@ -256,6 +270,9 @@ export function createStore(): Store {
     },
     clear() {
       for (const name of names) (tables[name] as Table<unknown>).load([]);
+    },
+    capture() {
+      return names.map((name) => [name, (tables[name] as Table<unknown>).frozenRows()]);
     },
     snapshot() {
       return Object.fromEntries(

@@ -37,14 +37,14 @@ export interface ScanOptions {
 export class Table<T> {
   readonly name: string;
   private readonly idOf: (row: T) => string;
-  private readonly rows = new Map<string, T>();
+  private rows = new Map<string, T>();
   /** Each id's insertion position, so every index lists rows oldest first even after updates. */
-  private readonly position = new Map<string, number>();
+  private position = new Map<string, number>();
   /** Rows by position: the table's own order, walked by `all()` and `scan()`. */
-  private readonly byPosition = new BTree<number, T>();
+  private byPosition = new BTree<number, T>();
   private nextPosition = 0;
   private readonly indexDefs: [string, IndexKey<T>][];
-  private readonly indexes = new Map<string, Map<string, OrderedIds>>();
+  private indexes = new Map<string, Map<string, OrderedIds>>();
   private readonly recordUndo: UndoRecorder;
 
   constructor(definition: TableDefinition<T>, recordUndo: UndoRecorder) {
@@ -164,6 +164,23 @@ export class Table<T> {
     this.nextPosition = 0;
     for (const index of this.indexes.values()) index.clear();
     for (const row of rows) this.append(row);
+  }
+
+  /**
+   * Every row as it is now, read lazily later: the tree is cloned copy-on-write (O(1)), so changes made
+   * while the rows are read (an export, a compaction) do not show in them.
+   */
+  frozenRows(): Iterable<T> {
+    return this.byPosition.clone().values();
+  }
+
+  /** Takes over `other`'s rows and indexes in O(1) (a restore built beside the live table). Does not record undo. */
+  adopt(other: Table<T>): void {
+    this.rows = other.rows;
+    this.position = other.position;
+    this.byPosition = other.byPosition;
+    this.nextPosition = other.nextPosition;
+    this.indexes = other.indexes;
   }
 
   /** Adds one row at the end without recording undo (restore streams rows in through this). */

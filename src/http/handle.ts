@@ -57,7 +57,11 @@ export function createHandle(routes: AnyRoute[], services: RouteServices): Handl
       const handler =
         principal.kind === "account-test" && route.testCredentials ? route.testCredentials : route.handle;
       const response = await handler({ request, params, query, body, principal, services });
-      return method === "HEAD" ? { ...response, body: "" } : response;
+      if (method === "HEAD") {
+        const { stream: _unsent, ...head } = response;
+        return { ...head, body: "" };
+      }
+      return response;
     } catch (error) {
       return renderError(surface, error);
     }
@@ -78,6 +82,12 @@ function parseQuery(route: AnyRoute, request: SandboxRequest): unknown {
 }
 
 function parseBody(route: AnyRoute, request: SandboxRequest, params: Record<string, string>): unknown {
+  if (request.bodyStream) {
+    if (route.streamsBody) return undefined;
+    throw errors.unsupportedMediaType(
+      "An NDJSON body is accepted only by PUT /__sandbox/state; send this request's body as its route documents.",
+    );
+  }
   if (!route.body) return undefined;
   const type = mediaType(request.headers["content-type"]);
   if (route.surface === "account") {

@@ -38,6 +38,8 @@ export interface Route<Q = unknown, B = unknown> {
   resourceType?: string;
   /** Carrier API: the body must carry `data.id` equal to this path parameter (409 otherwise). */
   idParam?: string;
+  /** Takes a body of this media type as a stream (`request.bodyStream`) instead of parsing it. */
+  streamsBody?: string;
   /** Carrier API: the body is a bare JSON object, not a JSON:API document. */
   plainJsonBody?: boolean;
   /** Account API: Twilio error codes for invalid parameters, by parameter name. */

@@ -1,7 +1,11 @@
 // What route handlers may reach: the state, the call engine, the settings, and the admin API's sandbox-wide operations.
+
+import type { StoreLoader } from "../domain/store-stream.js";
 import type { CallEngine } from "../engine/call-engine.js";
 import type { EngineContext } from "../engine/context.js";
 import type { WebhookDispatcher } from "../webhooks/dispatcher.js";
+import type { HealthBoard } from "./admin-api/health-board.js";
+import type { StateCapture, StateHeader } from "./admin-api/state-stream.js";
 import type { RequestJournal } from "./request-journal.js";
 
 export interface SandboxSettings {
@@ -17,6 +21,10 @@ export interface SandboxAdmin {
   snapshot(): unknown;
   /** Replaces the whole state; a bad snapshot is refused and changes nothing. */
   restore(snapshot: unknown): void;
+  /** The whole state at this instant, read lazily (streamed exports). */
+  captureState(): StateCapture;
+  /** Puts a state read by a StoreLoader in place of the live one, at once. */
+  restoreLoaded(header: StateHeader, loader: StoreLoader): void;
 }
 
 /** Plays scenario YAML in a fresh sandbox like this one (`POST /__sandbox/scenarios`). */
@@ -45,4 +53,6 @@ export interface RouteServices {
   webhooks?: WebhookDispatcher;
   /** Scenario playback; absent, the scenarios route answers 404. */
   scenarios?: ScenarioPlayer;
+  /** Problems parts of the sandbox report (`GET /__sandbox/health` says "degraded" while any is open). */
+  health?: HealthBoard;
 }

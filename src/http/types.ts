@@ -12,6 +12,11 @@ export interface SandboxRequest {
   body: string;
   /** Set by a door that stopped reading a body over the size limit. */
   bodyTooLarge?: boolean;
+  /**
+   * An NDJSON body (`application/x-ndjson`), left unread for the route to stream (`body` is then "");
+   * only routes that declare `streamsBody` accept one.
+   */
+  bodyStream?: AsyncIterable<Uint8Array | string>;
 }
 
 export interface SandboxResponse {
@@ -19,7 +24,11 @@ export interface SandboxResponse {
   /** Header names in lower case. */
   headers: Record<string, string>;
   body: string | Uint8Array;
+  /** A body too large to hold at once, sent piece by piece instead of `body` (then ""). */
+  stream?: AsyncIterable<string | Uint8Array>;
 }
+
+export const ndjsonMediaType = "application/x-ndjson";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 

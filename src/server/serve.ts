@@ -16,6 +16,8 @@ export interface ServerLogger {
   debug(data: object, message: string): void;
   info(data: object, message: string): void;
   warn(data: object, message: string): void;
+  /** Failures the server recovers from by itself (a data directory that refuses writes); warn when absent. */
+  error?(data: object, message: string): void;
 }
 
 export interface ServeOptions extends SandboxOptions {
@@ -108,6 +110,10 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
     ? await openDataDir(sandbox, options.dataDir, {
         ...(options.snapshotEvery !== undefined ? { snapshotEvery: options.snapshotEvery } : {}),
         warn: (message) => logger.warn({ dataDir: options.dataDir }, message),
+        log: {
+          error: (details, message) => (logger.error ?? logger.warn).call(logger, details, message),
+          info: (details, message) => logger.info(details, message),
+        },
       })
     : undefined;
   if (persistence) {

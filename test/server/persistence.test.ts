@@ -1,19 +1,23 @@
 // The data directory: replay after a restart, torn last records, damaged files, compaction, ids and time.
-import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createSandboxCore, type SandboxCore } from "../../src/sandbox.js";
-import {
-  DataDirError,
-  journalFileName,
-  openDataDir,
-  snapshotFileName,
-} from "../../src/server/persistence/data-dir.js";
+import { DataDirError, openDataDir, snapshotFileName } from "../../src/server/persistence/data-dir.js";
 import { encodeFrame } from "../../src/server/persistence/frame.js";
 import { fixtures } from "../support/fixtures.js";
 
 const freshDir = () => mkdtempSync(join(tmpdir(), "vs-data-"));
+/** The journal file changes go to now: the newest one (compaction starts a new one). */
+const journalPath = (dir: string) =>
+  join(
+    dir,
+    readdirSync(dir)
+      .filter((name) => /^journal\.\d+\.log$/.test(name))
+      .sort()
+      .at(-1)!,
+  );
 
 async function createAccount(handle: SandboxCore["handle"], name: string): Promise<string> {
   const response = await handle({
@@ -65,7 +69,7 @@ describe("data directory", () => {
     const kept = await createAccount(first.handle, "Kept");
     await first.persistence.close();
     const torn = encodeFrame(JSON.stringify({ seq: 99, ids: [1, 2, 3, 4], now: 0, changes: [] }));
-    appendFileSync(join(dir, journalFileName), torn.subarray(0, torn.length - 5));
+    appendFileSync(journalPath(dir), torn.subarray(0, torn.length - 5));
 
     const warnings: string[] = [];
     const second = await start(dir, warnings);
@@ -89,7 +93,7 @@ describe("data directory", () => {
     writeFileSync(path, readFileSync(path, "utf8").replace("Acme Support", "Acme Suppoxt"));
     const failure = await start(dir).catch((e) => e);
     expect(failure).toBeInstanceOf(DataDirError);
-    expect(failure.message).toMatch(/snapshot is damaged \(the state fails its SHA-256 checksum\)/);
+    expect(failure.message).toMatch(/snapshot is damaged \(.*SHA-256 checksum\)/);
     expect(failure.message).toMatch(/Refusing to start/);
   });
 
@@ -99,7 +103,7 @@ describe("data directory", () => {
     await createAccount(first.handle, "One");
     await createAccount(first.handle, "Two");
     await first.persistence.close();
-    const path = join(dir, journalFileName);
+    const path = journalPath(dir);
     const bytes = readFileSync(path);
     bytes[12] = bytes[12]! ^ 0xff;
     writeFileSync(path, bytes);
@@ -114,9 +118,11 @@ describe("data directory", () => {
     const ids: string[] = [];
     for (let i = 0; i < 7; i++) ids.push(await createAccount(first.handle, `N${i}`));
     await first.persistence.flush();
-    expect(readFileSync(join(dir, journalFileName)).length).toBeLessThan(3 * 1024);
+    // Compaction runs beside the journal, so a few changes made while it wrote may remain to replay.
+    expect(readFileSync(journalPath(dir)).length).toBeLessThan(6 * 1024);
     const second = await start(dir);
-    expect(second.persistence.replayed.records).toBeLessThan(3);
+    expect(second.persistence.replayed.snapshotSeq).toBeGreaterThan(0);
+    expect(second.persistence.replayed.records).toBeLessThan(7);
     for (const id of ids) expect(second.sandbox.store.accounts.has(id)).toBe(true);
     await second.handle({
       method: "POST",
@@ -126,7 +132,7 @@ describe("data directory", () => {
       body: '{"to":"empty"}',
     });
     await second.persistence.close();
-    expect(readFileSync(join(dir, journalFileName)).length).toBe(0);
+    expect(readFileSync(journalPath(dir)).length).toBe(0);
     const third = await start(dir);
     expect(third.sandbox.store.accounts.size).toBe(0);
     await third.persistence.close();

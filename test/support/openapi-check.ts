@@ -120,7 +120,14 @@ export function checkResponse(
 /** Wraps the core so every response through a door is checked; mismatches land in `failures`. */
 export function checkedHandle(handle: Handle, failures: string[]): Handle {
   return async (request) => {
-    const response = await handle(request);
+    let response = await handle(request);
+    if (response.stream) {
+      // A streamed answer is checked whole, then handed on as one body.
+      const pieces: Buffer[] = [];
+      for await (const piece of response.stream) pieces.push(Buffer.from(piece));
+      const { stream: _read, ...rest } = response;
+      response = { ...rest, body: Buffer.concat(pieces).toString("utf8") };
+    }
     const failure = checkResponse(
       request.method,
       request.path,

@@ -1,9 +1,12 @@
 // Admin: reset to the fixtures (or to empty), and the whole state as a snapshot to read or restore.
 import { z } from "zod";
 import { errors } from "../../domain/errors.js";
+import { StoreLoader } from "../../domain/store-stream.js";
 import { jsonResponse } from "../respond.js";
 import { defineRoute } from "../route.js";
+import { ndjsonMediaType } from "../types.js";
 import { sandboxSnapshotSchema } from "./snapshot-schema.js";
+import { jsonState, ndjsonState, readNdjsonState, type StateHeader, splitLines } from "./state-stream.js";
 
 export const stateRoutes = [
   defineRoute({
@@ -23,22 +26,54 @@ export const stateRoutes = [
     method: "GET",
     path: "/__sandbox/state",
     surface: "admin",
-    summary: "The whole state as a JSON snapshot",
+    summary:
+      "The whole state as a JSON snapshot, streamed; NDJSON (a header line, a line per row, a closing line) with Accept: application/x-ndjson",
     auth: { kind: "admin" },
     response: sandboxSnapshotSchema,
-    handle({ services }) {
-      return jsonResponse(200, services.admin.snapshot());
+    handle({ request, services }) {
+      const state = services.admin.captureState();
+      const ndjson = (request.headers.accept ?? "").includes(ndjsonMediaType);
+      return {
+        status: 200,
+        headers: { "content-type": ndjson ? ndjsonMediaType : "application/json; charset=utf-8" },
+        body: "",
+        stream: ndjson ? ndjsonState(state) : jsonState(state),
+      };
     },
   }),
   defineRoute({
     method: "PUT",
     path: "/__sandbox/state",
     surface: "admin",
-    summary: "Replace the whole state with a snapshot taken by GET /__sandbox/state",
+    summary:
+      "Replace the whole state with a snapshot taken by GET /__sandbox/state (JSON, or NDJSON streamed with Content-Type: application/x-ndjson)",
     auth: { kind: "admin" },
     body: z.unknown(),
+    streamsBody: ndjsonMediaType,
     response: z.strictObject({ restored: z.literal(true) }),
-    handle({ body, services }) {
+    async handle({ body, request, services }) {
+      if (request.bodyStream) {
+        // Read beside the live state, which stays whole until every line has passed.
+        const loader = new StoreLoader(services.context.store, true);
+        let header: StateHeader;
+        try {
+          header = await readNdjsonState(splitLines(request.bodyStream), loader);
+        } catch (error) {
+          // Read the rest and drop it, so the client hears the refusal instead of a reset connection.
+          try {
+            for await (const _unread of request.bodyStream) {
+              // discarded
+            }
+          } catch {
+            // The client went away: nothing to tell it.
+          }
+          throw errors.unprocessable(
+            `The snapshot was refused and nothing changed: ${error instanceof Error ? error.message : String(error)}`,
+          );
+        }
+        services.admin.restoreLoaded(header, loader);
+        return jsonResponse(200, { restored: true });
+      }
       try {
         services.admin.restore(body);
       } catch (error) {

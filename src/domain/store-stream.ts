@@ -1,0 +1,57 @@
+// The store as a stream of rows: a point-in-time capture read lazily, and a loader that stages rows and swaps them in whole.
+import { type Store, type StoreSnapshot, tableDefinitions, tableNames, tableRowSchemas } from "./store.js";
+import { Table } from "./table.js";
+
+export type TableName = keyof StoreSnapshot;
+
+/** Every table's rows as they were when captured, in table order; later changes do not show. */
+export type StoreCapture = [TableName, Iterable<unknown>][];
+
+/** A row the loader refused, with why. */
+export class RowRefused extends Error {}
+
+/**
+ * Builds a whole new state beside the live one, row by row (so reading a large snapshot never holds it as
+ * one string), then swaps every table in at once: until `commit`, the live state is untouched.
+ */
+export class StoreLoader {
+  private readonly staged = new Map<TableName, Table<unknown>>();
+  rows = 0;
+
+  constructor(
+    private readonly store: Store,
+    /** Check each row against its table's schema (input from outside); rows from the sandbox's own files skip it. */
+    private readonly validate: boolean,
+  ) {
+    for (const name of tableNames) {
+      this.staged.set(name, new Table(tableDefinitions[name] as never, () => undefined));
+    }
+  }
+
+  /** Adds one row to `table`; throws RowRefused saying why when the table or row is not valid. */
+  add(table: string, row: unknown): void {
+    const staged = this.staged.get(table as TableName);
+    if (!staged)
+      throw new RowRefused(`unknown table ${JSON.stringify(table)} (tables: ${tableNames.join(", ")})`);
+    let value = row;
+    if (this.validate) {
+      const result = tableRowSchemas[table as TableName].safeParse(row);
+      if (!result.success) {
+        const issue = result.error.issues[0]!;
+        throw new RowRefused(`not a valid ${table} row: ${issue.path.join(".") || "(row)"} ${issue.message}`);
+      }
+      value = result.data;
+    }
+    try {
+      staged.append(value);
+    } catch (error) {
+      throw new RowRefused((error as Error).message);
+    }
+    this.rows += 1;
+  }
+
+  /** Puts every staged table in place of the live one (O(1) each). */
+  commit(): void {
+    for (const name of tableNames) (this.store[name] as Table<unknown>).adopt(this.staged.get(name)!);
+  }
+}
