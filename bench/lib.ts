@@ -1,4 +1,6 @@
 // Shared pieces of the benchmarks: the request they all make, the built package's location, small statistics.
+import { spawn } from "node:child_process";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const repoRoot = fileURLToPath(new URL("..", import.meta.url));
@@ -49,4 +51,27 @@ export interface BenchResult {
   target: number;
   /** Non-2xx responses or transport errors on either side: the figures are then not comparable. */
   failed: boolean;
+}
+
+/** Runs a benchmark script in a fresh Node process (with tsx) and resolves with the result it sends back over IPC. */
+export function runInChild<T>(script: string, args: string[] = [], nodeFlags: string[] = []): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      [...nodeFlags, "--import", "tsx", join(repoRoot, script), ...args],
+      {
+        cwd: repoRoot,
+        stdio: ["ignore", "inherit", "inherit", "ipc"],
+      },
+    );
+    let result: T | undefined;
+    child.on("message", (message) => {
+      result = message as T;
+    });
+    child.on("error", reject);
+    child.on("exit", (code) => {
+      if (result) resolve(result);
+      else reject(new Error(`${script} ${args.join(" ")} exited with ${code} and no result`));
+    });
+  });
 }

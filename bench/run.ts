@@ -1,31 +1,15 @@
 // `npm run bench`: every benchmark, one after the other, each printing its own two figures and their ratio.
 // `npm run bench -- soak` runs only the 15-minute soak (bench/soak.ts) instead.
-import { spawn } from "node:child_process";
-import { join } from "node:path";
-import { type BenchResult, fmt, repoRoot, verdict } from "./lib.js";
+import { type BenchResult, fmt, runInChild, verdict } from "./lib.js";
+import { benchScale, type ScaleResult } from "./scale.js";
 import { benchScenarios, type ScenarioBenchResult } from "./scenarios.js";
 import { benchServer } from "./server-vs-bare.js";
 import { benchSoak } from "./soak.js";
+import { benchSustainedPost, type SustainedResult } from "./sustained-post.js";
 import { benchWebhooks } from "./webhook-delivery.js";
 
 /** The MSW benchmark measures in-process, so it gets a fresh process of its own rather than this one. */
-function runMswBenchmark(): Promise<BenchResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", join(repoRoot, "bench/msw-door.ts")], {
-      cwd: repoRoot,
-      stdio: ["ignore", "inherit", "inherit", "ipc"],
-    });
-    let result: BenchResult | undefined;
-    child.on("message", (message) => {
-      result = message as BenchResult;
-    });
-    child.on("error", reject);
-    child.on("exit", (code) => {
-      if (result) resolve(result);
-      else reject(new Error(`the MSW benchmark exited with ${code} and no result`));
-    });
-  });
-}
+const runMswBenchmark = () => runInChild<BenchResult>("bench/msw-door.ts");
 
 if (process.argv.includes("soak")) {
   const soak = await benchSoak();
@@ -41,6 +25,22 @@ for (const bench of [benchServer, runMswBenchmark, benchWebhooks]) {
     crashed = true;
     console.error(`benchmark failed: ${error instanceof Error ? error.message : String(error)}\n`);
   }
+}
+
+let sustained: SustainedResult | undefined;
+try {
+  sustained = await benchSustainedPost();
+} catch (error) {
+  crashed = true;
+  console.error(`benchmark failed: ${error instanceof Error ? error.message : String(error)}\n`);
+}
+
+let scale: ScaleResult | undefined;
+try {
+  scale = await benchScale();
+} catch (error) {
+  crashed = true;
+  console.error(`benchmark failed: ${error instanceof Error ? error.message : String(error)}\n`);
 }
 
 let scenarios: ScenarioBenchResult | undefined;
@@ -61,5 +61,16 @@ if (scenarios)
   console.log(
     `  ${scenarios.name.padEnd(26)} ${scenarios.scenarios} scenarios in ${scenarios.medianMs.toFixed(0)} ms wall (target < 1000 ms) ${scenarios.ok ? (scenarios.medianMs < 1000 ? "OK" : "SLOWER THAN TARGET") : "FAILED (a scenario did not pass)"}`,
   );
+if (sustained)
+  console.log(
+    `  ${sustained.name.padEnd(26)} ours ${fmt(sustained.ours).padStart(8)} req/s  baseline ${fmt(sustained.baseline).padStart(8)} req/s  ratio ${sustained.ratio.toFixed(2)} (>= ${sustained.target}) ${verdict(sustained.ratio, sustained.target)}; last/first 10 s ${sustained.drift.toFixed(2)}`,
+  );
+if (scale) {
+  const largest = scale.sizes[scale.sizes.length - 1]!;
+  console.log(
+    `  ${"scale".padEnd(26)} at ${largest.size}: ${largest.rssPerRecord.toFixed(0)} B/record, restart ${(largest.restartMs / 1000).toFixed(1)} s, pages ${largest.carrierPageMs.toFixed(1)}/${largest.accountPageMs.toFixed(1)} ms; flatness lookup ${scale.flatness.lookup.toFixed(2)}, pages ${scale.flatness.carrierPage.toFixed(2)}/${scale.flatness.accountPage.toFixed(2)} ${scale.ok ? "OK" : "OUTSIDE TARGETS"}`,
+  );
+}
 // A ratio under target is reported, not fatal: on a noisy 2-core machine it can be the machine's doing.
-process.exitCode = crashed || results.some((r) => r.failed) || scenarios?.ok === false ? 1 : 0;
+process.exitCode =
+  crashed || results.some((r) => r.failed) || sustained?.failed || scenarios?.ok === false ? 1 : 0;

@@ -67,11 +67,11 @@ function freePort(): Promise<number> {
   });
 }
 
-function exited(child: ChildProcess): boolean {
+export function exited(child: ChildProcess): boolean {
   return child.exitCode !== null || child.signalCode !== null;
 }
 
-async function startSandboxServer(): Promise<{ child: ChildProcess; url: string }> {
+export async function startSandboxServer(): Promise<{ child: ChildProcess; url: string }> {
   const port = await freePort();
   // VOICE_SANDBOX_* settings from the caller's shell would change what is measured; the bench wants the defaults.
   const env = Object.fromEntries(
@@ -151,7 +151,12 @@ interface AutocannonJson {
 }
 
 /** One autocannon run in its own process, so the load generator never shares a thread with a target. */
-function autocannon(url: string, seconds: number, connections: number): Promise<Segment> {
+export function autocannon(
+  url: string,
+  seconds: number,
+  connections: number,
+  load?: { method: string; body: string; contentType: string },
+): Promise<Segment> {
   return new Promise((resolve, reject) => {
     const child = spawn(
       join(repoRoot, "node_modules/.bin/autocannon"),
@@ -163,6 +168,7 @@ function autocannon(url: string, seconds: number, connections: number): Promise<
         String(seconds),
         "-H",
         `authorization:${authorization}`,
+        ...(load ? ["-m", load.method, "-b", load.body, "-H", `content-type:${load.contentType}`] : []),
         url,
       ],
       { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] },

@@ -77,11 +77,14 @@ export class StateStreamError extends Error {
   }
 }
 
-/** Splits a byte stream into lines (without their newline); a line longer than `maxLine` bytes is refused. */
+/**
+ * Splits a byte stream into lines (without their newline), handed over a chunk's worth at a time: one step
+ * per line cost as much as parsing it. A line longer than `maxLine` bytes is refused.
+ */
 export async function* splitLines(
   chunks: AsyncIterable<Uint8Array | string>,
   maxLine = 64 * 1024 * 1024,
-): AsyncGenerator<string> {
+): AsyncGenerator<string[]> {
   const decoder = new TextDecoder("utf-8", { fatal: true });
   let carry = "";
   let line = 0;
@@ -96,18 +99,13 @@ export async function* splitLines(
     } catch {
       throw new StateStreamError(line + 1, "the stream is not UTF-8");
     }
-    let start = 0;
-    for (let newline = text.indexOf("\n"); newline >= 0; newline = text.indexOf("\n", start)) {
-      const piece = carry + text.slice(start, newline);
-      carry = "";
-      start = newline + 1;
-      line += 1;
-      yield piece;
-    }
-    carry += text.slice(start);
+    const lines = (carry + text).split("\n");
+    carry = lines.pop()!;
+    line += lines.length;
     if (carry.length > maxLine) throw new StateStreamError(line + 1, `a line longer than ${maxLine} bytes`);
+    if (lines.length > 0) yield lines;
   }
-  if (carry !== "") yield carry;
+  if (carry !== "") yield [carry];
 }
 
 /**
@@ -116,70 +114,75 @@ export async function* splitLines(
  * that stops before its closing line is a StateStreamError naming the line.
  */
 export async function readNdjsonState(
-  lines: AsyncIterable<string>,
+  batches: AsyncIterable<string[]>,
   loader: StoreLoader,
 ): Promise<StateHeader> {
   let number = 0;
   let header: StateHeader | undefined;
   let ended = false;
   let sinceYield = 0;
-  for await (const text of lines) {
-    number += 1;
-    if (ended) throw new StateStreamError(number, "data after the closing line");
-    if (text.trim() === "") throw new StateStreamError(number, "an empty line");
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch (error) {
-      throw new StateStreamError(number, `not JSON (${(error as Error).message})`);
-    }
-    if (typeof value !== "object" || value === null || Array.isArray(value)) {
-      throw new StateStreamError(number, "not a JSON object");
-    }
-    const record = value as Record<string, unknown>;
-    if (!header) {
-      if (
-        record.format !== stateFormat ||
-        !Array.isArray(record.ids) ||
-        typeof (record.clock as { now?: unknown })?.now !== "number"
-      ) {
-        throw new StateStreamError(
-          number,
-          `the first line must be the header {"format":"${stateFormat}","clock":{"now":...},"ids":[...]} as GET /__sandbox/state gives`,
-        );
+  let lastYield = performance.now();
+  for await (const batch of batches)
+    for (const text of batch) {
+      number += 1;
+      if (ended) throw new StateStreamError(number, "data after the closing line");
+      if (text.trim() === "") throw new StateStreamError(number, "an empty line");
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch (error) {
+        throw new StateStreamError(number, `not JSON (${(error as Error).message})`);
       }
-      header = {
-        format: stateFormat,
-        clock: { now: (record.clock as { now: number }).now },
-        ids: record.ids as IdGeneratorState,
-      };
-      continue;
-    }
-    if (record.end === true) {
-      if (record.rows !== loader.rows) {
-        throw new StateStreamError(
-          number,
-          `the closing line counts ${String(record.rows)} rows but ${loader.rows} came before it`,
-        );
+      if (typeof value !== "object" || value === null || Array.isArray(value)) {
+        throw new StateStreamError(number, "not a JSON object");
       }
-      ended = true;
-      continue;
+      const record = value as Record<string, unknown>;
+      if (!header) {
+        if (
+          record.format !== stateFormat ||
+          !Array.isArray(record.ids) ||
+          typeof (record.clock as { now?: unknown })?.now !== "number"
+        ) {
+          throw new StateStreamError(
+            number,
+            `the first line must be the header {"format":"${stateFormat}","clock":{"now":...},"ids":[...]} as GET /__sandbox/state gives`,
+          );
+        }
+        header = {
+          format: stateFormat,
+          clock: { now: (record.clock as { now: number }).now },
+          ids: record.ids as IdGeneratorState,
+        };
+        continue;
+      }
+      if (record.end === true) {
+        if (record.rows !== loader.rows) {
+          throw new StateStreamError(
+            number,
+            `the closing line counts ${String(record.rows)} rows but ${loader.rows} came before it`,
+          );
+        }
+        ended = true;
+        continue;
+      }
+      if (typeof record.table !== "string" || !("row" in record)) {
+        throw new StateStreamError(number, 'a row line must be {"table":"<name>","row":{...}}');
+      }
+      try {
+        loader.add(record.table, record.row);
+      } catch (error) {
+        if (error instanceof RowRefused) throw new StateStreamError(number, error.message);
+        throw error;
+      }
+      // Validating is the slow part: give other requests their turn every ~20 ms.
+      if (++sinceYield >= 64) {
+        sinceYield = 0;
+        if (performance.now() - lastYield >= 20) {
+          await yieldToRequests();
+          lastYield = performance.now();
+        }
+      }
     }
-    if (typeof record.table !== "string" || !("row" in record)) {
-      throw new StateStreamError(number, 'a row line must be {"table":"<name>","row":{...}}');
-    }
-    try {
-      loader.add(record.table, record.row);
-    } catch (error) {
-      if (error instanceof RowRefused) throw new StateStreamError(number, error.message);
-      throw error;
-    }
-    // Validating is the slow part: give other requests their turn now and then.
-    if (++sinceYield >= 2000) {
-      sinceYield = 0;
-      await yieldToRequests();
-    }
-  }
   if (!header) throw new StateStreamError(number + 1, "the stream is empty; expected the header line");
   if (!ended) {
     throw new StateStreamError(

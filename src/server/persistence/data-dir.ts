@@ -410,22 +410,27 @@ async function loadSnapshot(
   let seq: number | undefined;
   let trailer: { sha256?: unknown; bytes?: unknown } | undefined;
   // The state lines pass through to the loader; the first line is this file's header, the last its checksum.
-  async function* stateLines(lines: AsyncIterable<string>): AsyncGenerator<string> {
+  async function* stateLines(batches: AsyncIterable<string[]>): AsyncGenerator<string[]> {
     let previous: string | undefined;
-    for await (const line of lines) {
-      if (seq === undefined) {
-        const header = parseLine(line);
-        if (header?.format !== snapshotFormat || typeof header.seq !== "number")
-          throw refuse("no header line");
-        seq = header.seq;
-        continue;
+    for await (const lines of batches) {
+      const out: string[] = [];
+      for (const line of lines) {
+        if (seq === undefined) {
+          const header = parseLine(line);
+          if (header?.format !== snapshotFormat || typeof header.seq !== "number")
+            throw refuse("no header line");
+          seq = header.seq;
+          continue;
+        }
+        if (previous !== undefined) out.push(previous);
+        previous = line;
       }
-      if (previous !== undefined) {
-        hash.update(`${previous}\n`);
-        bytes += Buffer.byteLength(previous) + 1;
-        yield previous;
+      if (out.length > 0) {
+        const chunk = Buffer.from(`${out.join("\n")}\n`);
+        hash.update(chunk);
+        bytes += chunk.length;
+        yield out;
       }
-      previous = line;
     }
     trailer = previous === undefined ? undefined : (parseLine(previous) ?? undefined);
   }

@@ -1,0 +1,170 @@
+// One size of the scale benchmark, in a process of its own: N calls and N messages with their events, then lookups, filtered pages, memory, export, import and restart.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { monitorEventLoopDelay, performance } from "node:perf_hooks";
+import { accountSid, authorization, distUrl } from "./lib.js";
+
+const size = Number(process.argv[2] ?? 1000);
+const carrier = { authorization: "Bearer carrier_sandbox_key_0000000000000000" };
+const account = { authorization };
+
+const { createSandboxCore } = (await import(distUrl("sandbox.js"))) as typeof import("../src/sandbox.js");
+const { recordEvent } = (await import(
+  distUrl("engine/events.js")
+)) as typeof import("../src/engine/events.js");
+const { openDataDir } = (await import(
+  distUrl("server/persistence/data-dir.js")
+)) as typeof import("../src/server/persistence/data-dir.js");
+type Sandbox = ReturnType<typeof createSandboxCore>;
+
+const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
+const settleMemory = () => {
+  for (let i = 0; i < 3; i++) gc();
+  return process.memoryUsage().rss;
+};
+
+function request(method: string, path: string, headers: Record<string, string>, body = "") {
+  const q = path.indexOf("?");
+  return {
+    method,
+    path: q < 0 ? path : path.slice(0, q),
+    query: q < 0 ? "" : path.slice(q + 1),
+    headers,
+    body,
+  };
+}
+
+const hexOf = (n: number) => n.toString(16).padStart(32, "0");
+const statuses = ["completed", "completed", "completed", "busy", "no-answer", "failed", "canceled"] as const;
+
+/** Fills the store with `size` calls and messages shaped like real ones, each with two events. */
+async function fill(sandbox: Sandbox) {
+  const base = `/2010-04-01/Accounts/${accountSid}`;
+  const form = { ...account, "content-type": "application/x-www-form-urlencoded" };
+  await sandbox.handle(
+    request(
+      "POST",
+      `${base}/Calls.json`,
+      form,
+      "To=%2B15558675310&From=%2B14155550100&Twiml=%3CResponse%2F%3E",
+    ),
+  );
+  await sandbox.handle(
+    request("POST", `${base}/Messages.json`, form, "To=%2B15558675310&From=%2B14155550100&Body=hello+there"),
+  );
+  const callTemplate = sandbox.store.calls.all().at(-1)!;
+  const messageTemplate = sandbox.store.messages.all().at(-1)!;
+  const { store, clock } = sandbox.engine;
+  const start = clock.now();
+  for (let n = 0; n < size; n++) {
+    const to = `+1555${String(n % 10_000).padStart(7, "0")}`;
+    const created = start + n * 1000;
+    const call = store.calls.insert({
+      ...callTemplate,
+      sid: `CA${hexOf(n)}`,
+      to,
+      status: statuses[n % statuses.length]!,
+      created_at: created,
+      updated_at: created,
+    });
+    recordEvent(sandbox.engine, "phone_call.created", call.account_sid, "phone_call", call);
+    recordEvent(sandbox.engine, `phone_call.${call.status}`, call.account_sid, "phone_call", call);
+    const message = store.messages.insert({
+      ...messageTemplate,
+      sid: `SM${hexOf(n)}`,
+      to,
+      body: `message number ${n}`,
+      status: n % 10 === 0 ? "undelivered" : "delivered",
+      created_at: created,
+      updated_at: created,
+    });
+    recordEvent(sandbox.engine, "message.queued", message.account_sid, "message", message);
+    recordEvent(sandbox.engine, `message.${message.status}`, message.account_sid, "message", message);
+  }
+}
+
+/** Mean milliseconds per call of `run` over `times` calls. */
+async function timed(times: number, run: (i: number) => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  for (let i = 0; i < times; i++) await run(i);
+  return (performance.now() - started) / times;
+}
+
+/** Reads a streamed answer whole, as a client would, timing it and the longest the event loop was held. */
+async function drain(response: { body: string | Uint8Array; stream?: AsyncIterable<string | Uint8Array> }) {
+  const chunks: Buffer[] = [];
+  if (response.stream) for await (const piece of response.stream) chunks.push(Buffer.from(piece));
+  else chunks.push(Buffer.from(response.body));
+  return Buffer.concat(chunks);
+}
+
+async function* pieces(data: Buffer) {
+  for (let offset = 0; offset < data.length; offset += 1024 * 1024)
+    yield data.subarray(offset, offset + 1024 * 1024);
+}
+
+const sandbox = createSandboxCore({ clock: "virtual" });
+const before = settleMemory();
+const filling = performance.now();
+await fill(sandbox);
+const fillMs = performance.now() - filling;
+const rssPerRecord = (settleMemory() - before) / (2 * size);
+
+const lookupMs = await timed(2000, (i) =>
+  sandbox.handle(
+    request("GET", `/2010-04-01/Accounts/${accountSid}/Calls/CA${hexOf((i * 7919) % size)}.json`, account),
+  ),
+);
+const carrierPageMs = await timed(50, () =>
+  sandbox.handle(request("GET", "/carrier/v1/phone_calls?filter[status]=busy", carrier)),
+);
+const accountPageMs = await timed(50, () =>
+  sandbox.handle(request("GET", `/2010-04-01/Accounts/${accountSid}/Calls.json?Status=busy`, account)),
+);
+
+const delay = monitorEventLoopDelay({ resolution: 5 });
+delay.enable();
+let started = performance.now();
+const exported = await drain(
+  await sandbox.handle(request("GET", "/__sandbox/state", { accept: "application/x-ndjson" })),
+);
+const exportMs = performance.now() - started;
+started = performance.now();
+const imported = await sandbox.handle({
+  ...request("PUT", "/__sandbox/state", { "content-type": "application/x-ndjson" }),
+  bodyStream: pieces(exported),
+});
+const importMs = performance.now() - started;
+delay.disable();
+if (imported.status !== 200) throw new Error(`import answered ${imported.status}: ${String(imported.body)}`);
+const longestBlockMs = delay.max / 1e6;
+
+const dir = mkdtempSync(join(tmpdir(), "voice-sandbox-scale-"));
+try {
+  const writer = await openDataDir(sandbox, dir);
+  await writer.close();
+  const fresh = createSandboxCore({ clock: "virtual" });
+  started = performance.now();
+  const reader = await openDataDir(fresh, dir);
+  const restartMs = performance.now() - started;
+  await reader.close();
+  if (fresh.store.calls.size !== sandbox.store.calls.size) throw new Error("the restart lost calls");
+  const result = {
+    size,
+    fillMs,
+    rssPerRecord,
+    lookupMs,
+    carrierPageMs,
+    accountPageMs,
+    exportMs,
+    importMs,
+    exportBytes: exported.length,
+    longestBlockMs,
+    restartMs,
+  };
+  if (process.send) process.send(result);
+  else console.log(JSON.stringify(result));
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
