@@ -20,7 +20,7 @@ import {
 
 const target = 0.5;
 
-interface Recorded {
+export interface Recorded {
   status: number;
   /** Flat [name, value, name, value, ...] in the order and case the server sent them. */
   rawHeaders: string[];
@@ -110,13 +110,17 @@ export async function startSandboxServer(): Promise<{ child: ChildProcess; url: 
   throw new Error("the sandbox server did not answer /__sandbox/health within 15 s");
 }
 
-async function startBareServer(recorded: Recorded): Promise<{ child: ChildProcess; url: string }> {
+/** Starts a baseline server (`bench/bare-server.mjs` unless told otherwise) that replays `recorded`. */
+export async function startBareServer(
+  recorded: Recorded,
+  script = "bench/bare-server.mjs",
+): Promise<{ child: ChildProcess; url: string }> {
   const headers: string[] = [];
   for (let i = 0; i < recorded.rawHeaders.length; i += 2) {
     const name = recorded.rawHeaders[i]!;
     if (!generatedByNode.has(name.toLowerCase())) headers.push(name, recorded.rawHeaders[i + 1]!);
   }
-  const child = spawn(process.execPath, [join(repoRoot, "bench/bare-server.mjs")], {
+  const child = spawn(process.execPath, [join(repoRoot, script)], {
     cwd: repoRoot,
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });

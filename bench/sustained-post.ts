@@ -1,9 +1,8 @@
 // Sustained form POST: POST .../Messages.json for a minute against the standalone server, first 10 s against last 10 s, and against a bare node:http server parsing the same form.
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { request as httpRequest } from "node:http";
-import { join } from "node:path";
-import { accountSid, authorization, envNumber, fmt, repoRoot, verdict } from "./lib.js";
-import { autocannon, exited, startSandboxServer } from "./server-vs-bare.js";
+import { accountSid, authorization, envNumber, fmt, verdict } from "./lib.js";
+import { autocannon, exited, type Recorded, startBareServer, startSandboxServer } from "./server-vs-bare.js";
 
 const target = 0.4;
 const path = `/2010-04-01/Accounts/${accountSid}/Messages.json`;
@@ -21,7 +20,7 @@ export interface SustainedResult {
   failed: boolean;
 }
 
-function post(url: string): Promise<{ status: number; headers: string[]; body: Buffer }> {
+function post(url: string): Promise<Recorded> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(
       url,
@@ -30,32 +29,13 @@ function post(url: string): Promise<{ status: number; headers: string[]; body: B
         const chunks: Buffer[] = [];
         res.on("data", (chunk: Buffer) => chunks.push(chunk));
         res.on("end", () =>
-          resolve({ status: res.statusCode ?? 0, headers: res.rawHeaders, body: Buffer.concat(chunks) }),
+          resolve({ status: res.statusCode ?? 0, rawHeaders: res.rawHeaders, body: Buffer.concat(chunks) }),
         );
       },
     );
     req.on("error", reject);
     req.end(form);
   });
-}
-
-async function startBareFormServer(recorded: { status: number; headers: string[]; body: Buffer }) {
-  const headers: string[] = [];
-  for (let i = 0; i < recorded.headers.length; i += 2) {
-    const name = recorded.headers[i]!;
-    if (!["date", "connection", "keep-alive", "transfer-encoding"].includes(name.toLowerCase()))
-      headers.push(name, recorded.headers[i + 1]!);
-  }
-  const child = spawn(process.execPath, [join(repoRoot, "bench/bare-form-server.mjs")], {
-    cwd: repoRoot,
-    stdio: ["ignore", "inherit", "inherit", "ipc"],
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    child.once("message", (message) => resolve((message as { port: number }).port));
-    child.once("exit", (code) => reject(new Error(`the bare server exited early (code ${code})`)));
-    child.send({ status: recorded.status, headers, body: recorded.body.toString("base64") });
-  });
-  return { child, url: `http://127.0.0.1:${port}` };
 }
 
 export async function benchSustainedPost(): Promise<SustainedResult> {
@@ -69,7 +49,7 @@ export async function benchSustainedPost(): Promise<SustainedResult> {
     const recorded = await post(ours.url + path);
     if (recorded.status !== 201)
       throw new Error(`POST ${path} answered ${recorded.status}: ${recorded.body}`);
-    const bare = await startBareFormServer(recorded);
+    const bare = await startBareServer(recorded, "bench/bare-form-server.mjs");
     children.push(bare.child);
     const load = { method: "POST", body: form, contentType };
     console.log(
