@@ -28,7 +28,7 @@ import { type PhoneNumber, phoneNumberSchema } from "./phone-number.js";
 import { type Queue, type QueueMember, queueMemberSchema, queueSchema } from "./queue.js";
 import { type Rate, rateSchema } from "./rate.js";
 import { type Recording, recordingSchema } from "./recording.js";
-import { compoundKey, Table, type TableChange, type TableDefinition } from "./table.js";
+import { compoundKey, type Ownership, Table, type TableChange, type TableDefinition } from "./table.js";
 import { type Transcription, transcriptionSchema } from "./transcription.js";
 
 export const storeSnapshotSchema = z.object({
@@ -56,12 +56,14 @@ export type StoreSnapshot = z.infer<typeof storeSnapshotSchema>;
 export const tableDefinitions = {
   accounts: {
     name: "accounts",
+    owner: { kind: "root" },
     id: (a: Account) => a.sid,
     // testSid: Basic auth with Twilio test credentials names the account by its test sid.
     indexes: { status: (a: Account) => a.status, testSid: (a: Account) => a.test_account_sid },
   },
   phoneNumbers: {
     name: "phoneNumbers",
+    owner: { kind: "released", index: "account", why: "numbers go back to the inventory" },
     id: (n: PhoneNumber) => n.sid,
     indexes: {
       number: (n: PhoneNumber) => n.number,
@@ -72,12 +74,19 @@ export const tableDefinitions = {
   },
   apiKeys: {
     name: "apiKeys",
+    owner: { kind: "account", index: "account" },
     id: (k: ApiKey) => k.sid,
     indexes: { account: (k: ApiKey) => k.account_sid, key: (k: ApiKey) => k.key },
   },
-  rates: { name: "rates", id: (r: Rate) => r.sid, indexes: { category: (r: Rate) => r.category } },
+  rates: {
+    name: "rates",
+    owner: { kind: "none", why: "the carrier's price list" },
+    id: (r: Rate) => r.sid,
+    indexes: { category: (r: Rate) => r.category },
+  },
   events: {
     name: "events",
+    owner: { kind: "none", why: "the carrier's log of what happened, account.deleted included" },
     id: (e: SandboxEvent) => e.sid,
     indexes: {
       account: (e: SandboxEvent) => e.account_sid,
@@ -87,6 +96,7 @@ export const tableDefinitions = {
   },
   calls: {
     name: "calls",
+    owner: { kind: "account", index: "account" },
     id: (c: Call) => c.sid,
     indexes: {
       account: (c: Call) => c.account_sid,
@@ -100,6 +110,7 @@ export const tableDefinitions = {
   },
   messages: {
     name: "messages",
+    owner: { kind: "account", index: "account" },
     id: (m: Message) => m.sid,
     indexes: {
       account: (m: Message) => m.account_sid,
@@ -112,11 +123,13 @@ export const tableDefinitions = {
   },
   recordings: {
     name: "recordings",
+    owner: { kind: "account", index: "account" },
     id: (r: Recording) => r.sid,
     indexes: { account: (r: Recording) => r.account_sid, call: (r: Recording) => r.call_sid },
   },
   transcriptions: {
     name: "transcriptions",
+    owner: { kind: "account", index: "account" },
     id: (t: Transcription) => t.sid,
     indexes: {
       account: (t: Transcription) => t.account_sid,
@@ -125,6 +138,7 @@ export const tableDefinitions = {
   },
   agentExtensions: {
     name: "agentExtensions",
+    owner: { kind: "account", index: "account" },
     id: (a: AgentExtension) => a.sid,
     indexes: {
       account: (a: AgentExtension) => a.account_sid,
@@ -133,21 +147,25 @@ export const tableDefinitions = {
   },
   ringGroups: {
     name: "ringGroups",
+    owner: { kind: "account", index: "account" },
     id: (g: RingGroup) => g.sid,
     indexes: { account: (g: RingGroup) => g.account_sid },
   },
   sipTrunks: {
     name: "sipTrunks",
+    owner: { kind: "released", index: "account", why: "trunks go back to the carrier" },
     id: (t: SipTrunk) => t.sid,
     indexes: { account: (t: SipTrunk) => t.account_sid },
   },
   ttsEvents: {
     name: "ttsEvents",
+    owner: { kind: "account", index: "account" },
     id: (t: TtsEvent) => t.sid,
     indexes: { account: (t: TtsEvent) => t.account_sid, call: (t: TtsEvent) => t.call_sid },
   },
   ledger: {
     name: "ledger",
+    owner: { kind: "account", index: "account" },
     id: (e: LedgerEntry) => e.sid,
     indexes: {
       account: (e: LedgerEntry) => e.account_sid,
@@ -156,6 +174,7 @@ export const tableDefinitions = {
   },
   conferences: {
     name: "conferences",
+    owner: { kind: "account", index: "account" },
     id: (c: Conference) => c.sid,
     indexes: {
       account: (c: Conference) => c.account_sid,
@@ -165,6 +184,7 @@ export const tableDefinitions = {
   },
   participants: {
     name: "participants",
+    owner: { kind: "parent", table: "conferences", index: "conference" },
     id: participantId,
     indexes: {
       conference: (p: Participant) => p.conference_sid,
@@ -173,6 +193,7 @@ export const tableDefinitions = {
   },
   queues: {
     name: "queues",
+    owner: { kind: "account", index: "account" },
     id: (q: Queue) => q.sid,
     indexes: {
       account: (q: Queue) => q.account_sid,
@@ -181,10 +202,11 @@ export const tableDefinitions = {
   },
   queueMembers: {
     name: "queueMembers",
+    owner: { kind: "parent", table: "queues", index: "queue" },
     id: (m: QueueMember) => m.call_sid,
     indexes: { queue: (m: QueueMember) => m.queue_sid },
   },
-} satisfies { [K in keyof StoreSnapshot]: TableDefinition<StoreSnapshot[K][number]> };
+} satisfies { [K in keyof StoreSnapshot]: TableDefinition<StoreSnapshot[K][number]> & { owner: Ownership } };
 
 /** Every table's name, in snapshot order. */
 export const tableNames = Object.keys(tableDefinitions) as (keyof StoreSnapshot)[];

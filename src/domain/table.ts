@@ -12,6 +12,19 @@ export interface TableDefinition<T> {
   indexes?: Record<string, IndexKey<T>>;
 }
 
+/**
+ * Whom a table's rows belong to, which decides what deleting an account does to them:
+ * `root` the accounts themselves; `account` rows found by their account index, deleted with it;
+ * `parent` rows found through a parent table's row, deleted with that row; `released` rows the account
+ * held that go back to the carrier (an engine rule clears them); `none` rows no account owns.
+ */
+export type Ownership =
+  | { kind: "root" }
+  | { kind: "account"; index: string }
+  | { kind: "parent"; table: string; index: string }
+  | { kind: "released"; index: string; why: string }
+  | { kind: "none"; why: string };
+
 /** One change to one table, as a journal would record it. */
 export type TableChange =
   | { table: string; op: "put"; row: unknown }

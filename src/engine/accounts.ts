@@ -1,6 +1,7 @@
 // Accounts: create, change, suspend and delete, with the cascades the spec describes.
 import { type Account, type AccountStatus, defaultTtsVoice } from "../domain/account.js";
 import { found } from "../domain/found.js";
+import { type ReleasedTable, rowsOwnedBy } from "../domain/ownership.js";
 import { deriveTestCredentials } from "../domain/test-credentials.js";
 import type { EngineContext } from "./context.js";
 import { recordEvent } from "./events.js";
@@ -78,48 +79,48 @@ export function updateAccount(ctx: EngineContext, account: Account, changes: Acc
   });
 }
 
-/** A table whose rows an account owns through its `account` index. */
-interface OwnedRows {
-  where(index: "account", key: string): { sid: string }[];
-  delete(sid: string): unknown;
-}
-
-/**
- * Removes the account for good (spec: "its numbers, credentials and call history are removed"): its
- * numbers go back to the inventory, its keys stop working, its calls, messages, recordings,
- * transcriptions, agents, ring groups, TTS events and wallet go, and its trunks serve the carrier again.
- */
-export function deleteAccount(ctx: EngineContext, account: Account): void {
-  ctx.store.transact(() => {
-    const { store } = ctx;
-    const numbers = store.phoneNumbers.where("account", account.sid);
-    const numberSids = new Set(numbers.map((n) => n.sid));
-    for (const number of numbers) releaseNumber(ctx, number);
-    for (const key of store.apiKeys.where("account", account.sid)) store.apiKeys.delete(key.sid);
-    const owned: OwnedRows[] = [
-      store.calls,
-      store.messages,
-      store.recordings,
-      store.transcriptions,
-      store.agentExtensions,
-      store.ringGroups,
-      store.ttsEvents,
-      store.ledger,
-    ];
-    for (const table of owned) {
-      for (const row of table.where("account", account.sid)) table.delete(row.sid);
+/** How each table that goes back to the carrier is cleared of a deleted account (domain/ownership.ts). */
+const releasers: {
+  [K in ReleasedTable]: (ctx: EngineContext, account: Account, released: Set<string>) => void;
+} = {
+  // Its numbers go back to the inventory (first: trunks let go of exactly these).
+  phoneNumbers(ctx, account, released) {
+    for (const number of ctx.store.phoneNumbers.where("account", account.sid)) {
+      released.add(number.sid);
+      releaseNumber(ctx, number);
     }
-    for (const trunk of store.sipTrunks.all()) {
+  },
+  // Its trunks serve the carrier again, and no trunk routes its numbers any more.
+  sipTrunks(ctx, account, released) {
+    for (const trunk of ctx.store.sipTrunks.all()) {
       const owns = trunk.account_sid === account.sid;
-      const routesNumbers = trunk.phone_number_sids.some((sid) => numberSids.has(sid));
+      const routesNumbers = trunk.phone_number_sids.some((sid) => released.has(sid));
       if (!owns && !routesNumbers) continue;
-      store.sipTrunks.replace({
+      ctx.store.sipTrunks.replace({
         ...trunk,
         account_sid: owns ? null : trunk.account_sid,
-        phone_number_sids: trunk.phone_number_sids.filter((sid) => !numberSids.has(sid)),
+        phone_number_sids: trunk.phone_number_sids.filter((sid) => !released.has(sid)),
         updated_at: ctx.clock.now(),
       });
     }
+  },
+};
+
+/**
+ * Removes the account for good (spec: "its numbers, credentials and call history are removed"): what
+ * goes back to the carrier is released (numbers, trunks), and every row the account owns, directly or
+ * through a parent, is deleted, as each table declares its ownership (domain/store.ts). The carrier's
+ * event log keeps what happened.
+ */
+export function deleteAccount(ctx: EngineContext, account: Account): void {
+  ctx.store.transact(() => {
+    const released = new Set<string>();
+    releasers.phoneNumbers(ctx, account, released);
+    for (const { table, ids } of rowsOwnedBy(ctx.store, account.sid)) {
+      const rows = ctx.store[table] as unknown as { delete(id: string): unknown };
+      for (const id of ids) rows.delete(id);
+    }
+    releasers.sipTrunks(ctx, account, released);
     ctx.store.accounts.delete(account.sid);
     recordEvent(ctx, "account.deleted", account.sid, "account", account);
   });
