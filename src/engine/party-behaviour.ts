@@ -78,11 +78,8 @@ export function parseBehaviour(input: PartyBehaviourInput): PartyBehaviour {
   return partyBehaviourSchema.parse(input);
 }
 
-/** Milliseconds a spoken phrase lasts when the script does not say: 400 ms a word, at least 1 s. */
-export function speechLengthMs(text: string): number {
-  const words = text.trim().split(/\s+/).filter(Boolean).length;
-  return Math.max(1000, words * 400);
-}
+/** How long an utterance lasts when the script does not say (the same measure as a Say prompt). */
+export { speechLengthMs } from "../markup/speech-length.js";
 
 /** What an unscripted caller says into a Record verb, so recordings and transcripts have content. */
 export const defaultVoicemail = "Hello, this is a test message from the sandbox caller.";

@@ -20,8 +20,9 @@ export function surfaceOf(path: string): Surface {
   return "account";
 }
 
-export function createHandle(routes: AnyRoute[], services: RouteServices): Handle {
+export function createHandle(routes: AnyRoute[], given: RouteServices): Handle {
   const router = createRouter(routes);
+  const services: RouteServices = { ...given, routes };
 
   const serve = async (request: SandboxRequest, trace: RequestTrace): Promise<SandboxResponse> => {
     const surface = trace.surface;

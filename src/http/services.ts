@@ -7,6 +7,7 @@ import type { WebhookDispatcher } from "../webhooks/dispatcher.js";
 import type { HealthBoard } from "./admin-api/health-board.js";
 import type { StateCapture, StateHeader } from "./admin-api/state-stream.js";
 import type { RequestJournal } from "./request-journal.js";
+import type { AnyRoute } from "./route.js";
 
 export interface SandboxSettings {
   carrierKey: string;
@@ -55,4 +56,6 @@ export interface RouteServices {
   scenarios?: ScenarioPlayer;
   /** Problems parts of the sandbox report (`GET /__sandbox/health` says "degraded" while any is open). */
   health?: HealthBoard;
+  /** The route table being served (the OpenAPI document describes it); `createHandle` fills it in. */
+  routes?: readonly AnyRoute[];
 }

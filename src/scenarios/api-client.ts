@@ -1,5 +1,5 @@
 // Requests into the sandbox's own core (no network), as the customer's app and the carrier would make them.
-import type { SandboxCore } from "../sandbox.js";
+import type { PlayedSandbox } from "./played-sandbox.js";
 
 export interface ApiAnswer {
   status: number;
@@ -31,7 +31,7 @@ function errorText(json: unknown): string {
   return "";
 }
 
-export function createApiClient(core: SandboxCore): ApiClient {
+export function createApiClient(core: PlayedSandbox): ApiClient {
   const authorization = (auth: ApiAuth): string | undefined => {
     if (auth.kind === "carrier") return `Bearer ${core.settings.carrierKey}`;
     if (auth.kind === "admin")

@@ -1,6 +1,7 @@
 // What happened in a scenario's sandbox, as plain records for expectations: calls, recordings, webhooks, ledger...
-import type { SandboxCore } from "../sandbox.js";
+
 import type { HandlerHost } from "./handlers.js";
+import type { PlayedSandbox } from "./played-sandbox.js";
 import { formatOffset } from "./result.js";
 
 export interface Observer {
@@ -40,7 +41,7 @@ function present(row: object): Record<string, unknown> {
 }
 
 export function createObserver(
-  core: SandboxCore,
+  core: PlayedSandbox,
   host: HandlerHost,
   accountSid: string,
   origin: number,

@@ -3,7 +3,6 @@ import { isAbsolute, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { isTerminalCallStatus } from "../domain/call.js";
 import { startStopwatch } from "../engine/clock.js";
-import type { SandboxCore } from "../sandbox.js";
 import { type ApiClient, createApiClient, must, StepRefused } from "./api-client.js";
 import { type CallerScript, compileCaller, type PartyMark } from "./caller-script.js";
 import {
@@ -17,6 +16,7 @@ import { mismatches } from "./expectations/match.js";
 import { createHandlerHost, type HandlerHost, scenarioBaseUrl } from "./handlers.js";
 import type { LoadedScenario } from "./load.js";
 import { createObserver, type Observer } from "./observe.js";
+import type { PlayedSandbox } from "./played-sandbox.js";
 import { actionOf, defaultScenarioTimeoutMs, worldStepTimes } from "./references.js";
 import type { ScenarioFailure, ScenarioResult } from "./result.js";
 import type { Scenario, Step } from "./schema.js";
@@ -37,11 +37,11 @@ export interface ScenarioRunOptions {
   /** Overrides the scenario's seed. */
   seed?: number | string | undefined;
   /** Builds the fresh sandbox a scenario plays in (always on a virtual clock). */
-  createSandbox: (recipe: SandboxRecipe) => SandboxCore;
+  createSandbox: (recipe: SandboxRecipe) => PlayedSandbox;
   /** Receives the sandbox once the scenario has played (to keep or inspect its state). */
-  onFinished?: ((core: SandboxCore) => void) | undefined;
+  onFinished?: ((core: PlayedSandbox) => void) | undefined;
   /** Lets go of the sandbox after the run; default: stop its clock (a fresh sandbox is thrown away). */
-  release?: ((core: SandboxCore) => void) | undefined;
+  release?: ((core: PlayedSandbox) => void) | undefined;
 }
 
 /** What a caller of `sandbox.runScenario` may choose. */
@@ -88,13 +88,13 @@ function stepFailure(loaded: LoadedScenario, index: number, step: Step, message:
   };
 }
 
-const isOver = (core: SandboxCore, sid: string) => {
+const isOver = (core: PlayedSandbox, sid: string) => {
   const call = core.store.calls.get(sid);
   return !call || isTerminalCallStatus(call.status);
 };
 
 /** Timeline entries of a call that show its party acting, in order. */
-const partyEntries = (core: SandboxCore, sid: string) =>
+const partyEntries = (core: PlayedSandbox, sid: string) =>
   core.calls.timeline(sid).filter((e) => e.kind.startsWith("party."));
 
 function matchesMark(entry: { kind: string; detail: Record<string, unknown> }, mark: PartyMark): boolean {
@@ -112,7 +112,7 @@ class Player {
 
   constructor(
     readonly loaded: LoadedScenario,
-    readonly core: SandboxCore,
+    readonly core: PlayedSandbox,
     readonly api: ApiClient,
     readonly host: HandlerHost,
     readonly world: World,

@@ -1,7 +1,8 @@
 // Sets up a scenario's world through the sandbox's own APIs: the account, its numbers, agents, ring groups, parties.
-import type { SandboxCore } from "../sandbox.js";
+
 import { type ApiClient, must } from "./api-client.js";
 import type { HandlerHost } from "./handlers.js";
+import type { PlayedSandbox } from "./played-sandbox.js";
 import type { Scenario, SttResult } from "./schema.js";
 
 /** The scenario's scripted speech-to-text answers, as a list. */
@@ -11,7 +12,7 @@ export function sttResults(scenario: Scenario): SttResult[] {
 }
 
 /** Tells the engine what the provider returns for a call's recordings ("*": every call). */
-export function applySttResult(core: SandboxCore, callSid: string, result: SttResult): void {
+export function applySttResult(core: PlayedSandbox, callSid: string, result: SttResult): void {
   if (result.outcome === "failed") {
     if (callSid === "*") core.calls.transcriptions.failAll(true);
     else core.faults.add({ kind: "transcription", outcome: "fail", call_sid: callSid }, core.clock.now());
@@ -33,7 +34,7 @@ export interface World {
 const carrier = { kind: "carrier" } as const;
 
 /** The account the scenario acts as: `account.sid`, or the first account of the fixtures. */
-function scenarioAccount(core: SandboxCore, scenario: Scenario): string {
+function scenarioAccount(core: PlayedSandbox, scenario: Scenario): string {
   const wanted = scenario.account?.sid;
   if (wanted) {
     if (!core.store.accounts.has(wanted))
@@ -46,7 +47,7 @@ function scenarioAccount(core: SandboxCore, scenario: Scenario): string {
 }
 
 async function setUpNumber(
-  core: SandboxCore,
+  core: PlayedSandbox,
   api: ApiClient,
   host: HandlerHost,
   accountSid: string,
@@ -93,7 +94,7 @@ async function setUpNumber(
 }
 
 export async function setUpWorld(
-  core: SandboxCore,
+  core: PlayedSandbox,
   api: ApiClient,
   host: HandlerHost,
   scenario: Scenario,

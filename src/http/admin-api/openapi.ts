@@ -1,8 +1,10 @@
-// Admin: the OpenAPI 3.1 document of every surface, generated from the route table on first request.
+// Admin: the OpenAPI 3.1 document of every surface, generated from the route table being served, on first request.
+import { buildOpenApiDocument } from "../openapi-document.js";
 import { openApiDocumentSchema } from "../openapi-document-schema.js";
-import { defineRoute } from "../route.js";
+import { type AnyRoute, defineRoute } from "../route.js";
 
-let cached: string | undefined;
+/** The document of each route table, built on first request. */
+const documents = new WeakMap<readonly AnyRoute[], string>();
 
 export const openApiRoutes = [
   defineRoute({
@@ -13,16 +15,14 @@ export const openApiRoutes = [
     // A description of the API is not a secret, and the docs page must load it without the admin token.
     auth: { kind: "none" },
     response: openApiDocumentSchema,
-    async handle() {
-      if (cached === undefined) {
-        // Imported here: the route table includes this route, so a static import would be circular.
-        const [{ routes }, { buildOpenApiDocument }] = await Promise.all([
-          import("../routes.js"),
-          import("../openapi-document.js"),
-        ]);
-        cached = JSON.stringify(buildOpenApiDocument(routes));
+    handle({ services }) {
+      const routes = services.routes ?? [];
+      let document = documents.get(routes);
+      if (document === undefined) {
+        document = JSON.stringify(buildOpenApiDocument(routes));
+        documents.set(routes, document);
       }
-      return { status: 200, headers: { "content-type": "application/json; charset=utf-8" }, body: cached };
+      return { status: 200, headers: { "content-type": "application/json; charset=utf-8" }, body: document };
     },
   }),
 ];

@@ -1,8 +1,8 @@
 // <Say>: speaks text (recorded as heard and as a billed text-to-speech event), `loop` times.
-import { speechLengthMs } from "../../engine/party-behaviour.js";
 import { loops } from "../attrs.js";
 import type { Step, VerbEnv, Wake, WakeKind } from "../effects.js";
 import type { MarkupNode } from "../parse.js";
+import { speechLengthMs } from "../speech-length.js";
 
 /** Plays the prompt; returns the input that cut it short when `interruptOn` is given (Gather barge-in). */
 export function* say(node: MarkupNode, env: VerbEnv, interruptOn: WakeKind[] = []): Step<Wake | null> {
