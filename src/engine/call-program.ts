@@ -59,8 +59,13 @@ export function createProgram(reg: CallRegistry): ProgramPart {
       }
       const effect = result.value as Effect;
       if (effect.type === "fetch") {
-        next = { value: await fetchMarkup(rt, effect) };
-        continue;
+        // The virtual clock stands still for the answer, so every run has one order (see docs/limits.md).
+        if (ctx.clock.mode === "virtual") {
+          next = { value: await fetchMarkup(rt, effect) };
+          continue;
+        }
+        resumeOnAnswer(rt, effect);
+        return;
       }
       if (rt.finishing && isOver(rt)) {
         // The call is over: a verb cleaning up may not wait any more.
@@ -82,6 +87,30 @@ export function createProgram(reg: CallRegistry): ProgramPart {
       rt.waiting = { wake: effect.wake, timer: timerHandle };
       return;
     }
+  }
+
+  let fetches = 0;
+  /**
+   * Real clock: the request goes out and the loop goes on with other events; the program resumes in a
+   * new event when the answer (or the delivery time-out) comes back. A slow customer URL holds only its call.
+   */
+  function resumeOnAnswer(rt: CallRuntime, effect: Extract<Effect, { type: "fetch" }>) {
+    const token = ++fetches;
+    rt.fetching = token;
+    const resume = (result: OutboundResult) =>
+      scheduler.after(0, eventClass.continuation, `markup ${rt.sid}`, () => {
+        if (rt.fetching !== token) return;
+        rt.fetching = null;
+        // What happened while it was out wins over the answer: a redirect, or the end of the call.
+        const interrupted = rt.pendingInterrupt;
+        rt.pendingInterrupt = null;
+        if (interrupted) return step(rt, { error: interrupted });
+        if (rt.finishing && isOver(rt)) return step(rt, { error: new CallEnded("call over") });
+        return step(rt, { value: result });
+      });
+    fetchMarkup(rt, effect).then(resume, (error: unknown) =>
+      resume({ ok: false, error: error instanceof Error ? error.message : String(error), url: effect.url }),
+    );
   }
 
   async function fetchMarkup(
@@ -162,11 +191,16 @@ export function createProgram(reg: CallRegistry): ProgramPart {
   };
 
   const interrupt = async (rt: CallRuntime, error: Error) => {
-    if (rt.program && stopWaiting(rt)) await step(rt, { error });
+    if (!rt.program) return;
+    // A request is out (real clock): the redirect replaces its answer.
+    if (rt.fetching !== null) rt.pendingInterrupt = error;
+    else if (stopWaiting(rt)) await step(rt, { error });
   };
 
   const end = async (rt: CallRuntime) => {
     if (!rt.program) return;
+    // A request is out (real clock): when it answers, the program hears that the call is over.
+    if (rt.fetching !== null) return;
     stopWaiting(rt);
     await step(rt, { error: new CallEnded("hangup") });
     if (rt.program) {

@@ -40,6 +40,10 @@ export interface CallRuntime {
   timers: EventHandle[];
   program: Generator<unknown, unknown, unknown> | null;
   waiting: { wake: WakeKind[]; timer: EventHandle | null } | null;
+  /** A markup request out on the real clock: its token (a later answer with another token is ignored). */
+  fetching: number | null;
+  /** A redirect that arrived while a request was out: the program gets it instead of the answer. */
+  pendingInterrupt: Error | null;
   pendingSignals: Wake[];
   /** What this leg's party said. */
   speech: Utterance[];
@@ -65,6 +69,8 @@ export function createRuntime(sid: string, behaviour: PartyBehaviour, scripted: 
     timers: [],
     program: null,
     waiting: null,
+    fetching: null,
+    pendingInterrupt: null,
     pendingSignals: [],
     speech: [],
     recordings: new Map(),
