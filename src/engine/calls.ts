@@ -1,4 +1,4 @@
-// Calls as records: placing, updating and deleting them. The lifecycle engine drives their status over time.
+// Call records: building and storing a new call, and saving a new version; call-lifecycle.ts moves their status.
 import type { Call, CallDirection, CallStatusEvent } from "../domain/call.js";
 import { assertMayCall } from "./call-admission.js";
 import type { EngineContext } from "./context.js";
@@ -33,8 +33,9 @@ export interface NewCall {
 }
 
 /**
- * Creates the call record in `queued`; the lifecycle engine takes it from there (it starts every queued
- * outbound-api call it sees). API calls need an active account with credit (see call-admission.ts).
+ * Creates the call record in `queued`; the call engine runs it once the caller hands it over
+ * (`CallEngine.start` for API calls; the engine itself for inbound calls and Dial legs). API calls need an
+ * active account with credit (see call-admission.ts).
  */
 export function createCallRecord(ctx: EngineContext, input: NewCall): Call {
   if (input.direction === "outbound-api") assertMayCall(ctx, input.accountSid);
@@ -90,7 +91,7 @@ export function callRecord(input: NewCall, sid: string, now: number): Call {
   };
 }
 
-/** Writes a new version of a call (status changes go through the lifecycle engine, which calls this). */
+/** Writes a new version of a call (status changes go through call-lifecycle.ts, which calls this). */
 export function saveCall(ctx: EngineContext, call: Call, changes: Partial<Call>): Call {
   return ctx.store.calls.replace({ ...call, ...changes, updated_at: ctx.clock.now() });
 }

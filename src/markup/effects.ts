@@ -114,7 +114,7 @@ export interface VerbEnv {
   answer(): void;
   alert(code: number, message: string, level?: "error" | "warning"): void;
   startRecording(start: RecordingStart): RecordingHandle;
-  /** Ends a recording; `trimTo` is the instant its audio ends (trailing silence trimmed). */
+  /** Ends a recording; `endAt` is the instant its audio ends (trailing silence already trimmed by the verb). */
   finishRecording(handle: RecordingHandle, endAt: number): { sid: string; duration: number; url: string };
   discardRecording(handle: RecordingHandle): void;
   /** Starts child legs for a Dial; their progress arrives as `signal` wakes named "leg". */

@@ -1,22 +1,12 @@
 // Dial answerOnBridge: the inbound caller stays ringing (unbilled) until the dialled party answers.
 import twilio from "twilio";
 import { describe, expect, it } from "vitest";
-import { fixtures } from "../support/fixtures.js";
 import { useEngine } from "./harness.js";
 
 const { VoiceResponse } = twilio.twiml;
-const json = { "content-type": "application/json" };
 
 describe("Dial answerOnBridge", () => {
   const h = useEngine();
-  const ring = async () => {
-    const res = await h.door.call("POST", "/__sandbox/calls/inbound", {
-      json: { from: "+14155559876", to: fixtures.acme.mainNumber },
-      headers: json,
-    });
-    expect(res.status).toBe(201);
-    return res.json.sid as string;
-  };
   const dialTo = (to: string, attrs: Record<string, unknown> = {}) => {
     const r = new VoiceResponse();
     r.dial({ answerOnBridge: true, action: "/dialed", ...attrs }, to);
@@ -28,7 +18,7 @@ describe("Dial answerOnBridge", () => {
     h.door.sandbox.calls.setParty("+14155550111", { answerAfter: "20s", hangupAfter: "30s" });
     h.app.on("/voice", dialTo("+14155550111"));
     h.app.on("/dialed", new VoiceResponse().toString());
-    const parent = await ring();
+    const parent = await h.ringMainNumber();
     await h.run();
 
     const dialed = h.app.received("/dialed")[0]!.params;
@@ -56,7 +46,7 @@ describe("Dial answerOnBridge", () => {
   it("without an answer the caller is never answered: no-answer, no price", async () => {
     await h.routeMainNumber("/voice");
     h.app.on("/voice", dialTo("+15005550003", { timeout: 10, action: undefined }));
-    const parent = await ring();
+    const parent = await h.ringMainNumber();
     await h.run();
     const call = await h.door.twilioClient().calls(parent).fetch();
     expect(call).toMatchObject({ status: "no-answer", price: null, duration: "0" });
@@ -68,7 +58,7 @@ describe("Dial answerOnBridge", () => {
     const after = new VoiceResponse();
     after.say("Please call back later");
     h.app.on("/dialed", after.toString());
-    const parent = await ring();
+    const parent = await h.ringMainNumber();
     await h.run();
     expect(h.app.received("/dialed")[0]!.params).toMatchObject({
       DialCallStatus: "busy",

@@ -1,27 +1,9 @@
 // Dial noun url (whisper): markup on the answered leg before the bridge; it ends to connect, <Hangup> turns the call away.
-import twilio from "twilio";
 import { describe, expect, it } from "vitest";
-import { fixtures } from "../support/fixtures.js";
-import { useEngine } from "./harness.js";
-
-const { VoiceResponse } = twilio.twiml;
-const json = { "content-type": "application/json" };
+import { twiml, useEngine } from "./harness.js";
 
 describe("Dial whisper url", () => {
   const h = useEngine();
-  const ring = async () => {
-    const res = await h.door.call("POST", "/__sandbox/calls/inbound", {
-      json: { from: "+14155559876", to: fixtures.acme.mainNumber },
-      headers: json,
-    });
-    expect(res.status).toBe(201);
-    return res.json.sid as string;
-  };
-  const twiml = (build: (r: InstanceType<typeof VoiceResponse>) => void) => {
-    const r = new VoiceResponse();
-    build(r);
-    return r.toString();
-  };
 
   it("runs the noun's url on the answered leg only, then bridges when that markup ends", async () => {
     await h.routeMainNumber("/voice");
@@ -38,7 +20,7 @@ describe("Dial whisper url", () => {
       "/dialed",
       twiml(() => {}),
     );
-    const parent = await ring();
+    const parent = await h.ringMainNumber();
     await h.run();
 
     const whisper = h.app.received("/whisper");
@@ -89,7 +71,7 @@ describe("Dial whisper url", () => {
       "/dialed",
       twiml(() => {}),
     );
-    await ring();
+    await h.ringMainNumber();
     await h.run();
     expect(h.app.received("/screened")[0]!.params.Digits).toBe("1");
     expect(h.app.received("/dialed")[0]!.params).toMatchObject({
@@ -113,7 +95,7 @@ describe("Dial whisper url", () => {
     );
     const after = twiml((r) => r.say("Nobody is free"));
     h.app.on("/dialed", after);
-    const parent = await ring();
+    const parent = await h.ringMainNumber();
     await h.run();
     const action = h.app.received("/dialed")[0]!.params;
     expect(action).toMatchObject({
@@ -146,7 +128,7 @@ describe("Dial whisper url", () => {
       "/dialed",
       twiml(() => {}),
     );
-    await ring();
+    await h.ringMainNumber();
     await h.run();
     const action = h.app.received("/dialed")[0]!.params;
     const winner = await h.door.twilioClient().calls(action.DialCallSid!).fetch();

@@ -7,18 +7,9 @@ import { fixtures } from "../support/fixtures.js";
 import { useEngine } from "./harness.js";
 
 const { VoiceResponse } = twilio.twiml;
-const json = { "content-type": "application/json" };
 
 describe("Dial", () => {
   const h = useEngine();
-  const ring = async () => {
-    const res = await h.door.call("POST", "/__sandbox/calls/inbound", {
-      json: { from: "+14155559876", to: fixtures.acme.mainNumber },
-      headers: json,
-    });
-    expect(res.status).toBe(201);
-    return res.json.sid as string;
-  };
   const dialDoc = (
     attrs: Record<string, unknown>,
     nouns: (dial: ReturnType<InstanceType<typeof VoiceResponse>["dial"]>) => void,
@@ -38,7 +29,7 @@ describe("Dial", () => {
       ),
     );
     h.app.on("/dialed", new VoiceResponse().toString());
-    const parent = await ring();
+    const parent = await h.ringMainNumber();
     await h.run();
     const action = h.app.received("/dialed")[0]!.params;
     expect(action).toMatchObject({
@@ -72,7 +63,7 @@ describe("Dial", () => {
     const after = new VoiceResponse();
     after.say("Nobody took it");
     h.app.on("/dialed", after.toString());
-    const parent = await ring();
+    const parent = await h.ringMainNumber();
     await h.run();
     expect(h.app.received("/dialed")[0]!.params.DialCallStatus).toBe(status);
     expect(h.door.sandbox.calls.heard(parent).map((e) => e.text)).toEqual(["Nobody took it"]);
@@ -89,7 +80,7 @@ describe("Dial", () => {
         d.number("+14155550112");
       }),
     );
-    const parent = await ring();
+    const parent = await h.ringMainNumber();
     await h.run();
     const children = await h.door.twilioClient().calls.list({ parentCallSid: parent });
     const byTo = Object.fromEntries(children.map((c) => [c.to, c.status]));
@@ -115,7 +106,7 @@ describe("Dial", () => {
       "/voice",
       dialDoc({}, (d) => d.client("support")),
     );
-    const parent = await ring();
+    const parent = await h.ringMainNumber();
     await h.run();
     expect(h.app.received("/dialed")[0]!.params.DialCallStatus).toBe("completed");
     const children = await h.door.twilioClient().calls.list({ parentCallSid: parent });
@@ -134,7 +125,7 @@ describe("Dial", () => {
         d.number("+14155550111"),
       ),
     );
-    const parent = await ring();
+    const parent = await h.ringMainNumber();
     await h.run();
     const rec = h.app.received("/rec")[0]!.params;
     expect(rec).toMatchObject({ RecordingSource: "DialVerb", RecordingChannels: "2", CallSid: parent });

@@ -1,8 +1,18 @@
 // Engine tests: a sandbox behind the Express door (the twilio client talks to it), and a real customer app.
-import { afterAll, beforeAll, beforeEach } from "vitest";
+import twilio from "twilio";
+import { afterAll, beforeAll, beforeEach, expect } from "vitest";
 import { type CustomerApp, startCustomerApp } from "../support/customer-app.js";
 import { type DoorContext, useDoor } from "../support/doors.js";
 import { fixtures } from "../support/fixtures.js";
+
+const { VoiceResponse } = twilio.twiml;
+
+/** A markup document built with the twilio package's VoiceResponse. */
+export function twiml(build: (response: InstanceType<typeof VoiceResponse>) => void): string {
+  const response = new VoiceResponse();
+  build(response);
+  return response.toString();
+}
 
 export interface EngineHarness {
   readonly door: DoorContext;
@@ -13,6 +23,8 @@ export interface EngineHarness {
   routeMainNumber(path: string, extra?: Record<string, string>): Promise<void>;
   /** Points Acme's main number's SMS at the app's `path`. */
   routeMainNumberSms(path: string): Promise<void>;
+  /** Rings Acme's main number from +14155559876 through the admin API; the inbound call's sid. */
+  ringMainNumber(): Promise<string>;
   /** Sets Acme's speech-to-text provider (account metadata `default_stt_provider`) through the carrier API. */
   useSttProvider(provider: string): Promise<void>;
 }
@@ -46,6 +58,14 @@ export function useEngine(): EngineHarness {
     },
     async routeMainNumberSms(path) {
       await updateMainNumber({ smsUrl: app.url(path) });
+    },
+    async ringMainNumber() {
+      const res = await door.call("POST", "/__sandbox/calls/inbound", {
+        json: { from: "+14155559876", to: fixtures.acme.mainNumber },
+        headers: { "content-type": "application/json" },
+      });
+      expect(res.status).toBe(201);
+      return res.json.sid as string;
     },
     async useSttProvider(provider) {
       await door.call("PATCH", `/carrier/v1/accounts/${fixtures.acme.sid}`, {

@@ -1,12 +1,9 @@
 // Dialling the sandbox's own incoming numbers: a real inbound call on that number, its markup run, bridged with the dialler.
-import twilio from "twilio";
 import { describe, expect, it } from "vitest";
 import { maxOwnNumberHops } from "../../src/engine/own-number-calls.js";
 import { fixtures } from "../support/fixtures.js";
-import { useEngine } from "./harness.js";
+import { twiml, useEngine } from "./harness.js";
 
-const { VoiceResponse } = twilio.twiml;
-const json = { "content-type": "application/json" };
 const globexNumber = fixtures.available.us;
 
 describe("calls to the sandbox's own numbers", () => {
@@ -18,19 +15,6 @@ describe("calls to the sandbox's own numbers", () => {
     h.door
       .twilioClient(fixtures.globex.sid, fixtures.carrierKey)
       .incomingPhoneNumbers.create({ phoneNumber: globexNumber, voiceUrl: h.app.url("/globex") });
-  const ring = async () => {
-    const res = await h.door.call("POST", "/__sandbox/calls/inbound", {
-      json: { from: "+14155559876", to: fixtures.acme.mainNumber },
-      headers: json,
-    });
-    expect(res.status).toBe(201);
-    return res.json.sid as string;
-  };
-  const twiml = (build: (r: InstanceType<typeof VoiceResponse>) => void) => {
-    const r = new VoiceResponse();
-    build(r);
-    return r.toString();
-  };
 
   it("a Dial to another account's number rings it as an inbound call running its own markup, bridged with the leg", async () => {
     const line = await globexLine();
@@ -50,7 +34,7 @@ describe("calls to the sandbox's own numbers", () => {
       "/dialed",
       twiml(() => {}),
     );
-    const parent = await ring();
+    const parent = await h.ringMainNumber();
     await h.run();
 
     const dialed = h.app.received("/dialed")[0]!.params;
@@ -141,7 +125,7 @@ describe("calls to the sandbox's own numbers", () => {
       "/dialed",
       twiml(() => {}),
     );
-    await ring();
+    await h.ringMainNumber();
     await h.run();
     const dialed = h.app.received("/dialed")[0]!.params;
     expect(dialed.DialCallStatus).toBe("busy");
@@ -166,7 +150,7 @@ describe("calls to the sandbox's own numbers", () => {
       "/dialed",
       twiml(() => {}),
     );
-    await ring();
+    await h.ringMainNumber();
     await h.run();
     expect(h.app.received("/dialed")[0]!.params.DialCallStatus).toBe("no-answer");
     const [inbound] = await globex().calls.list({ to: globexNumber });
@@ -179,7 +163,7 @@ describe("calls to the sandbox's own numbers", () => {
       "/loop",
       twiml((r) => r.dial({ callerId: fixtures.acme.mainNumber, timeout: 5 }, fixtures.acme.mainNumber)),
     );
-    const first = await ring();
+    const first = await h.ringMainNumber();
     await h.run();
     const calls = h.door.sandbox.store.calls.all();
     // Each hop is an inbound call plus the leg that dialled it; the last leg fails instead of ringing on.
