@@ -111,19 +111,25 @@ export function resolvePrincipal(
   };
 }
 
-/**
- * Throws the 401 or 403 the requirement calls for. `pathAccountSid` is the `:AccountSid` of an account API path;
- * `acceptsTestCredentials` says the route answers Twilio test credentials (it has a `testCredentials` handler).
- */
+/** What `authorize` checks a principal against besides the route's requirement. */
+export interface AuthorizeRequest {
+  store: Store;
+  settings: AuthSettings;
+  /** The request path (named in a 404 for an account that does not exist). */
+  path: string;
+  /** The `:AccountSid` of an account API path. */
+  pathAccountSid?: string | undefined;
+  /** The route answers Twilio test credentials (it has a `testCredentials` handler). */
+  acceptsTestCredentials?: boolean | undefined;
+}
+
+/** Throws the 401 or 403 the requirement calls for (a key without the route's scope: 403, code 20003). */
 export function authorize(
   requirement: AuthRequirement,
   principal: Principal,
-  store: Store,
-  pathAccountSid: string | undefined,
-  path: string,
-  settings: AuthSettings,
-  acceptsTestCredentials = false,
+  request: AuthorizeRequest,
 ): void {
+  const { store, settings, path, pathAccountSid, acceptsTestCredentials = false } = request;
   if (requirement.kind === "none") return;
   if (requirement.kind === "admin") {
     // Without an admin token the admin API is open, as a local tool's should be.

@@ -42,15 +42,13 @@ export function createHandle(routes: AnyRoute[], given: RouteServices): Handle {
         services.settings,
       );
       trace.accountSid = accountOf(principal, params);
-      authorize(
-        route.auth,
-        principal,
-        services.context.store,
-        params.AccountSid,
-        request.path,
-        services.settings,
-        route.testCredentials !== undefined,
-      );
+      authorize(route.auth, principal, {
+        store: services.context.store,
+        settings: services.settings,
+        path: request.path,
+        pathAccountSid: params.AccountSid,
+        acceptsTestCredentials: route.testCredentials !== undefined,
+      });
 
       const query = parseQuery(route, request);
       const body = parseBody(route, request, params);

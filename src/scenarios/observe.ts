@@ -1,6 +1,6 @@
 // What happened in a scenario's sandbox, as plain records for expectations: calls, recordings, webhooks, ledger...
 
-import type { HandlerHost } from "./handlers.js";
+import type { HandlerHost } from "./handler-host.js";
 import type { PlayedSandbox } from "./played-sandbox.js";
 import { formatOffset } from "./result.js";
 

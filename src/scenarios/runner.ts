@@ -13,7 +13,7 @@ import {
   heardItems,
 } from "./expectations/check.js";
 import { mismatches } from "./expectations/match.js";
-import { createHandlerHost, type HandlerHost, scenarioBaseUrl } from "./handlers.js";
+import { createHandlerHost, type HandlerHost, scenarioBaseUrl } from "./handler-host.js";
 import type { LoadedScenario } from "./load.js";
 import { createObserver, type Observer } from "./observe.js";
 import type { PlayedSandbox } from "./played-sandbox.js";

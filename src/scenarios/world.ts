@@ -1,7 +1,7 @@
 // Sets up a scenario's world through the sandbox's own APIs: the account, its numbers, agents, ring groups, parties.
 
 import { type ApiClient, must } from "./api-client.js";
-import type { HandlerHost } from "./handlers.js";
+import type { HandlerHost } from "./handler-host.js";
 import type { PlayedSandbox } from "./played-sandbox.js";
 import type { Scenario, SttResult } from "./schema.js";
 

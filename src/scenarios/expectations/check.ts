@@ -1,5 +1,5 @@
 // Checks an expectation block against what the sandbox observed; each failure names where it is written and why.
-import type { HandlerHost } from "../handlers.js";
+import type { HandlerHost } from "../handler-host.js";
 import type { Observer } from "../observe.js";
 import type { ScenarioFailure } from "../result.js";
 import type { Expectation } from "../schema.js";

@@ -1,4 +1,4 @@
-// The scenario's handlers: inline markup served in-process, other paths sent to --target, everything else recorded.
+// The scenario's handler host: inline markup served in-process, other paths sent to --target, everything else recorded.
 import type { ReceivedWebhook, ReceiverAnswer } from "../webhooks/index.js";
 import type { HandlerResponse, Scenario } from "./schema.js";
 
