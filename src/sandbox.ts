@@ -7,6 +7,7 @@ import type { StoreLoader } from "./domain/store-stream.js";
 import { type CallEngine, createCallEngine } from "./engine/call-engine.js";
 import { type Clock, type ClockMode, createRealClock, createVirtualClock } from "./engine/clock.js";
 import type { EngineContext } from "./engine/context.js";
+import { createCreditHolds } from "./engine/credit-holds.js";
 import type { EventRetention } from "./engine/events.js";
 import { createFaultRegistry, type FaultRegistry } from "./engine/faults.js";
 import { createSwitchableClock, type SwitchableClock } from "./engine/switchable-clock.js";
@@ -158,6 +159,7 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
     ids,
     faults,
     webhooks,
+    holds: createCreditHolds(),
     ...(options.events ? { eventRetention: options.events } : {}),
   };
   const settings: SandboxSettings = { carrierKey, adminToken: options.adminToken, version };

@@ -181,6 +181,14 @@ export const errors = {
       title: "Insufficient funds",
       message: `Account ${accountSid} has no credit (balance ${balanceCents} cents), so calls are refused. Top it up with POST /carrier/v1/accounts/${accountSid}/balances/top_up.`,
     }),
+  /** The wallet has credit, but the account's running calls hold it all (each holds its next minute). */
+  creditHeld: (accountSid: string, balanceCents: number, heldCents: number) =>
+    new SandboxError({
+      status: 402,
+      code: 20042,
+      title: "Insufficient funds",
+      message: `Account ${accountSid} has ${balanceCents} cents, of which its running calls hold ${heldCents}: not enough is left for another call's first minute. Wait for calls to end, or top it up with POST /carrier/v1/accounts/${accountSid}/balances/top_up.`,
+    }),
   /** Inbound traffic to a number no account holds (unknown, or released): nothing routes it. */
   numberNotRouted: (number: string) =>
     new SandboxError({

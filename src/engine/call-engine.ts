@@ -6,7 +6,7 @@ import type { Call } from "../domain/call.js";
 import { errors } from "../domain/errors.js";
 import type { Message } from "../domain/message.js";
 import type { HeardEntry } from "../markup/effects.js";
-import { assertMayCall } from "./call-admission.js";
+import { assertMayCall, holdFirstMinute } from "./call-admission.js";
 import { type CallControl, createCallControl } from "./call-control.js";
 import { createLegs } from "./call-legs.js";
 import { createLifecycle } from "./call-lifecycle.js";
@@ -197,7 +197,7 @@ export function createCallEngine(ctx: EngineContext, options: CallEngineOptions 
     ring(input) {
       const number = ctx.store.phoneNumbers.findOne("number", input.to);
       if (!number || number.account_sid === null) throw errors.numberNotRouted(input.to);
-      assertMayCall(ctx, number.account_sid);
+      assertMayCall(ctx, number.account_sid, input.to);
       const fault =
         ctx.faults?.take("number", input.from, now()) ?? ctx.faults?.take("number", input.to, now());
       const caller = input.caller
@@ -218,6 +218,7 @@ export function createCallEngine(ctx: EngineContext, options: CallEngineOptions 
         statusCallbackMethod: number.status_callback_method,
         callerName: input.callerName ?? null,
       });
+      holdFirstMinute(ctx, created.account_sid, created.sid, created.to);
       const call = input.forwardedFrom
         ? saveCall(ctx, created, { forwarded_from: input.forwardedFrom })
         : created;
@@ -289,6 +290,7 @@ export function createCallEngine(ctx: EngineContext, options: CallEngineOptions 
       parts.conferences.reset();
       parts.queues.reset();
       parts.ownNumbers.reset();
+      ctx.holds?.clear();
       scheduler.clear();
       registry.clear();
     },

@@ -4,6 +4,7 @@ import type { DialTarget } from "../markup/effects.js";
 import type { CallRegistry, LegsPart } from "./call-registry.js";
 import { type CallRuntime, createRuntime } from "./call-runtime.js";
 import { createCallRecord } from "./calls.js";
+import { availableCredit, minuteCents } from "./credit-holds.js";
 import { defaultBehaviour, parseBehaviour } from "./party-behaviour.js";
 
 const legStatusEvents: string[] = ["initiated", "ringing", "answered", "completed"];
@@ -29,12 +30,18 @@ export function createLegs(reg: CallRegistry): LegsPart {
       timeLimit: legOptions.timeLimit,
       sendDigits: target.sendDigits ?? null,
     });
+    // A leg holds its first minute like any call; when the wallet cannot spare it, the leg fails.
+    const minute = minuteCents(ctx, target.to);
+    const affordable = availableCredit(ctx, parentCall.account_sid) >= minute;
+    if (affordable) ctx.holds?.add(parentCall.account_sid, child.sid, minute);
+    else note(parent, "credit.exhausted", { sid: child.sid });
     const scripted = reg.parties.has(target.to);
-    const found = target.failed
-      ? { behaviour: parseBehaviour({ outcome: "failed", answerAfter: 0 }), scripted: false }
-      : target.kind === "extension" && !scripted
-        ? { behaviour: parts.party.agentBehaviour(target) ?? defaultBehaviour, scripted: false }
-        : parts.party.behaviourFor(target.to);
+    const found =
+      target.failed || !affordable
+        ? { behaviour: parseBehaviour({ outcome: "failed", answerAfter: 0 }), scripted: false }
+        : target.kind === "extension" && !scripted
+          ? { behaviour: parts.party.agentBehaviour(target) ?? defaultBehaviour, scripted: false }
+          : parts.party.behaviourFor(target.to);
     const rt = createRuntime(child.sid, found.behaviour, found.scripted);
     rt.whisper = target.whisper ?? null;
     reg.runtimes.set(child.sid, rt);

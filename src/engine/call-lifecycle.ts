@@ -7,6 +7,7 @@ import type { CallRegistry, LifecyclePart } from "./call-registry.js";
 import type { CallRuntime } from "./call-runtime.js";
 import { type CallEffect, type CallEvent, transition } from "./call-transitions.js";
 import { saveCall } from "./calls.js";
+import { availableCredit, minuteCents } from "./credit-holds.js";
 import { sendCallback } from "./engine-services.js";
 import { recordEvent } from "./events.js";
 import { eventClass } from "./scheduler.js";
@@ -72,7 +73,10 @@ export function createLifecycle(reg: CallRegistry): LifecyclePart {
       );
       return saved;
     });
-    if (!rt) return call;
+    if (!rt) {
+      if (isTerminalCallStatus(call.status)) ctx.holds?.release(call.sid);
+      return call;
+    }
     note(rt, "status", { event, status: next.status });
     for (const effect of next.effects) runEffect(rt, call, effect);
     return call;
@@ -111,6 +115,7 @@ export function createLifecycle(reg: CallRegistry): LifecyclePart {
       );
       applyEvent(rt.sid, "hangup");
     });
+    holdNextMinute(rt, call, now() + 60_000);
     if (call.direction !== "inbound") parts.party.connect(rt);
     if (call.record) parts.recordings.startCallRecording(rt, call);
     if (call.send_digits && call.direction !== "inbound") parts.party.sendDigits(rt, call.send_digits);
@@ -123,6 +128,24 @@ export function createLifecycle(reg: CallRegistry): LifecyclePart {
       } else signalParent(call);
     }
     if (call.direction === "inbound") parts.ownNumbers.answered(call.sid);
+  }
+
+  /**
+   * At each started minute of talk the call holds one more minute of credit; when the wallet cannot spare
+   * it, the call is hung up there, so what it is billed (started minutes) never exceeds what it held.
+   */
+  function holdNextMinute(rt: CallRuntime, call: Call, at: number) {
+    const cents = minuteCents(ctx, call.to);
+    if (cents === 0 || !ctx.holds) return;
+    reg.timer(rt, at, eventClass.control, "credit", () => {
+      if (availableCredit(ctx, call.account_sid) >= cents) {
+        ctx.holds?.add(call.account_sid, call.sid, cents);
+        holdNextMinute(rt, call, at + 60_000);
+        return;
+      }
+      note(rt, "credit.exhausted", { held: ctx.holds?.heldBy(call.account_sid) ?? 0 });
+      applyEvent(rt.sid, "hangup");
+    });
   }
 
   function signalParent(call: Call) {
@@ -165,6 +188,7 @@ export function createLifecycle(reg: CallRegistry): LifecyclePart {
       if (price !== null) recordEvent(ctx, "phone_call.priced", saved.account_sid, "phone_call", saved);
       return saved;
     });
+    ctx.holds?.release(rt.sid);
     sendStatus(rt, billed, "completed");
     if (billed.direction === "outbound-dial") signalParent(billed);
     if (rt.bridgedWith) {

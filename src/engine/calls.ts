@@ -1,6 +1,6 @@
 // Call records: building and storing a new call, and saving a new version; call-lifecycle.ts moves their status.
 import type { Call, CallDirection, CallStatusEvent } from "../domain/call.js";
-import { assertMayCall } from "./call-admission.js";
+import { assertMayCall, holdFirstMinute } from "./call-admission.js";
 import type { EngineContext } from "./context.js";
 import { recordEvent } from "./events.js";
 
@@ -35,13 +35,15 @@ export interface NewCall {
 /**
  * Creates the call record in `queued`; the call engine runs it once the caller hands it over
  * (`CallEngine.start` for API calls; the engine itself for inbound calls and Dial legs). API calls need an
- * active account with credit (see call-admission.ts).
+ * active account with credit for their first minute, which they hold from then on (see call-admission.ts).
  */
 export function createCallRecord(ctx: EngineContext, input: NewCall): Call {
-  if (input.direction === "outbound-api") assertMayCall(ctx, input.accountSid);
+  const admitted = input.direction === "outbound-api";
+  if (admitted) assertMayCall(ctx, input.accountSid, input.to);
   return ctx.store.transact(() => {
     const call = ctx.store.calls.insert(callRecord(input, ctx.ids.mint("CA"), ctx.clock.now()));
     recordEvent(ctx, "phone_call.created", call.account_sid, "phone_call", call);
+    if (admitted) holdFirstMinute(ctx, call.account_sid, call.sid, call.to);
     return call;
   });
 }
