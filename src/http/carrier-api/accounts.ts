@@ -4,20 +4,9 @@ import { type Account, accountStatuses } from "../../domain/account.js";
 import { metadata } from "../../domain/fields.js";
 import { createAccount, deleteAccount, getAccount, updateAccount } from "../../engine/accounts.js";
 import { iso8601 } from "../format.js";
-import { defineRoute } from "../route.js";
-import {
-  carrierBase,
-  collectionDocumentSchema,
-  deletedDocument,
-  deletedDocumentSchema,
-  listDocument,
-  pagingQuery,
-  resourceObject,
-  resourceSchema,
-  singleDocument,
-  singleDocumentSchema,
-} from "./document.js";
+import { carrierBase, listDocument, pagingQuery, resourceObject, resourceSchema } from "./document.js";
 import { type ListFilters, listPage } from "./list-filters.js";
+import { carrierResourceRoutes } from "./resource-routes.js";
 
 const collection = `${carrierBase}/accounts`;
 const instance = `${collection}/:id`;
@@ -73,76 +62,37 @@ const listFilters: ListFilters<Account> = {
   equal: { "filter[status]": (a) => a.status },
 };
 
-export const carrierAccountRoutes = [
-  defineRoute({
-    method: "POST",
-    path: collection,
-    surface: "carrier",
+export const carrierAccountRoutes = carrierResourceRoutes({
+  type: "account",
+  collection,
+  instance,
+  schema: accountResource,
+  render: renderAccount,
+  find: ({ params, request, services }) => getAccount(services.context, params.id!, request.path),
+  create: {
     summary: "Create an account",
-    auth: { kind: "carrier" },
     body: createBody,
-    resourceType: "account",
-    status: 201,
-    response: singleDocumentSchema(accountResource),
-    handle({ body, services }) {
-      const account = createAccount(services.context, body.data.attributes);
-      const resource = renderAccount(account);
-      return singleDocument(201, resource, { location: resource.links.self });
-    },
-  }),
-  defineRoute({
-    method: "GET",
-    path: collection,
-    surface: "carrier",
+    make: ({ body, services }) => createAccount(services.context, body.data.attributes),
+  },
+  list: {
     summary: "List the carrier's accounts",
-    auth: { kind: "carrier" },
-    response: collectionDocumentSchema(accountResource),
     query: z.strictObject({ ...pagingQuery, "filter[status]": z.enum(accountStatuses).optional() }),
-    handle({ query, services }) {
-      const records = listPage(services.context.store.accounts, query, listFilters);
-      return listDocument(collection, query, records, renderAccount);
-    },
-  }),
-  defineRoute({
-    method: "GET",
-    path: instance,
-    surface: "carrier",
-    summary: "Fetch an account",
-    auth: { kind: "carrier" },
-    response: singleDocumentSchema(accountResource),
-    handle({ params, request, services }) {
-      return singleDocument(200, renderAccount(getAccount(services.context, params.id!, request.path)));
-    },
-  }),
-  defineRoute({
-    method: "PATCH",
-    path: instance,
-    surface: "carrier",
+    answer: ({ query, services }) =>
+      listDocument(
+        collection,
+        query,
+        listPage(services.context.store.accounts, query, listFilters),
+        renderAccount,
+      ),
+  },
+  fetch: { summary: "Fetch an account" },
+  update: {
     summary: "Update an account: name, status (active or suspended), default_tts_voice, metadata",
-    auth: { kind: "carrier" },
     body: updateBody,
-    resourceType: "account",
-    idParam: "id",
-    response: singleDocumentSchema(accountResource),
-    handle({ params, body, request, services }) {
-      const account = getAccount(services.context, params.id!, request.path);
-      return singleDocument(
-        200,
-        renderAccount(updateAccount(services.context, account, body.data.attributes)),
-      );
-    },
-  }),
-  defineRoute({
-    method: "DELETE",
-    path: instance,
-    surface: "carrier",
+    change: ({ body, services }, account) => updateAccount(services.context, account, body.data.attributes),
+  },
+  remove: {
     summary: "Delete an account for good: its numbers go back to the inventory, its credentials stop working",
-    auth: { kind: "carrier" },
-    response: deletedDocumentSchema,
-    handle({ params, request, services }) {
-      const account = getAccount(services.context, params.id!, request.path);
-      deleteAccount(services.context, account);
-      return deletedDocument("account", account.sid);
-    },
-  }),
-];
+    drop: ({ services }, account) => deleteAccount(services.context, account),
+  },
+});

@@ -9,20 +9,9 @@ import {
   updateAgentExtension,
 } from "../../engine/agent-extensions.js";
 import { iso8601 } from "../format.js";
-import { defineRoute } from "../route.js";
-import {
-  carrierBase,
-  collectionDocumentSchema,
-  deletedDocument,
-  deletedDocumentSchema,
-  listDocument,
-  pagingQuery,
-  resourceObject,
-  resourceSchema,
-  singleDocument,
-  singleDocumentSchema,
-} from "./document.js";
+import { carrierBase, listDocument, pagingQuery, resourceObject, resourceSchema } from "./document.js";
 import { filterRecords, type ListFilters } from "./list-filters.js";
+import { carrierResourceRoutes } from "./resource-routes.js";
 
 const collectionOf = (accountSid: string) => `${carrierBase}/accounts/${accountSid}/agent_extensions`;
 const collection = `${carrierBase}/accounts/:account_id/agent_extensions`;
@@ -96,34 +85,28 @@ const listFilters: ListFilters<AgentExtension> = {
   equal: { "filter[status]": (e) => e.status, "filter[extension]": (e) => e.extension },
 };
 
-export const carrierAgentExtensionRoutes = [
-  defineRoute({
-    method: "POST",
-    path: collection,
-    surface: "carrier",
+export const carrierAgentExtensionRoutes = carrierResourceRoutes({
+  type: "agent_extension",
+  collection,
+  instance,
+  schema: agentExtensionResource,
+  render: renderAgentExtension,
+  find({ params, request, services }) {
+    const account = getAccount(services.context, params.account_id!, request.path);
+    return getAgentExtension(services.context, account.sid, params.id!, request.path);
+  },
+  create: {
     summary: "Create an agent extension (the next free number from 100 unless one is given)",
-    auth: { kind: "carrier" },
     body: createBody,
-    resourceType: "agent_extension",
-    status: 201,
-    response: singleDocumentSchema(agentExtensionResource),
-    handle({ params, body, request, services }) {
+    make({ params, body, request, services }) {
       const account = getAccount(services.context, params.account_id!, request.path);
-      const resource = renderAgentExtension(
-        createAgentExtension(services.context, account.sid, body.data.attributes),
-      );
-      return singleDocument(201, resource, { location: resource.links.self });
+      return createAgentExtension(services.context, account.sid, body.data.attributes);
     },
-  }),
-  defineRoute({
-    method: "GET",
-    path: collection,
-    surface: "carrier",
+  },
+  list: {
     summary: "List an account's agent extensions",
-    auth: { kind: "carrier" },
     query: listQuery,
-    response: collectionDocumentSchema(agentExtensionResource),
-    handle({ params, query, request, services }) {
+    answer({ params, query, request, services }) {
       const account = getAccount(services.context, params.account_id!, request.path);
       const records = filterRecords(
         services.context.store.agentExtensions.where("account", account.sid),
@@ -132,53 +115,16 @@ export const carrierAgentExtensionRoutes = [
       );
       return listDocument(collectionOf(account.sid), query, records, renderAgentExtension);
     },
-  }),
-  defineRoute({
-    method: "GET",
-    path: instance,
-    surface: "carrier",
-    summary: "Fetch an agent extension",
-    auth: { kind: "carrier" },
-    response: singleDocumentSchema(agentExtensionResource),
-    handle({ params, request, services }) {
-      const account = getAccount(services.context, params.account_id!, request.path);
-      return singleDocument(
-        200,
-        renderAgentExtension(getAgentExtension(services.context, account.sid, params.id!, request.path)),
-      );
-    },
-  }),
-  defineRoute({
-    method: "PATCH",
-    path: instance,
-    surface: "carrier",
+  },
+  fetch: { summary: "Fetch an agent extension" },
+  update: {
     summary: "Update an agent's name, extension or status (online, offline, busy, away, dnd)",
-    auth: { kind: "carrier" },
     body: updateBody,
-    resourceType: "agent_extension",
-    idParam: "id",
-    response: singleDocumentSchema(agentExtensionResource),
-    handle({ params, body, request, services }) {
-      const account = getAccount(services.context, params.account_id!, request.path);
-      const record = getAgentExtension(services.context, account.sid, params.id!, request.path);
-      return singleDocument(
-        200,
-        renderAgentExtension(updateAgentExtension(services.context, record, body.data.attributes)),
-      );
-    },
-  }),
-  defineRoute({
-    method: "DELETE",
-    path: instance,
-    surface: "carrier",
+    change: ({ body, services }, record) =>
+      updateAgentExtension(services.context, record, body.data.attributes),
+  },
+  remove: {
     summary: "Delete an agent extension: it can no longer be dialled, and leaves its ring groups",
-    auth: { kind: "carrier" },
-    response: deletedDocumentSchema,
-    handle({ params, request, services }) {
-      const account = getAccount(services.context, params.account_id!, request.path);
-      const record = getAgentExtension(services.context, account.sid, params.id!, request.path);
-      deleteAgentExtension(services.context, record);
-      return deletedDocument("agent_extension", record.sid);
-    },
-  }),
-];
+    drop: ({ services }, record) => deleteAgentExtension(services.context, record),
+  },
+});

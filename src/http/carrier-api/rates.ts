@@ -1,23 +1,12 @@
-// Carrier rates: the price sheet for voice minutes, SMS segments and TTS characters by destination prefix. CRUD.
+// Carrier rates: the price sheet for voice minutes, SMS segments and TTS characters by destination prefix.
 import { z } from "zod";
 import { decimalString, isoCountry } from "../../domain/fields.js";
 import { type Rate, rateCategories, rateUnits } from "../../domain/rate.js";
 import { createRate, deleteRate, getRate, updateRate } from "../../engine/rates.js";
 import { iso8601 } from "../format.js";
-import { defineRoute } from "../route.js";
-import {
-  carrierBase,
-  collectionDocumentSchema,
-  deletedDocument,
-  deletedDocumentSchema,
-  listDocument,
-  pagingQuery,
-  resourceObject,
-  resourceSchema,
-  singleDocument,
-  singleDocumentSchema,
-} from "./document.js";
+import { carrierBase, listDocument, pagingQuery, resourceObject, resourceSchema } from "./document.js";
 import { type ListFilters, listPage } from "./list-filters.js";
+import { carrierResourceRoutes } from "./resource-routes.js";
 
 const collection = `${carrierBase}/rates`;
 const instance = `${collection}/:id`;
@@ -97,72 +86,32 @@ const listFilters: ListFilters<Rate> = {
   match: { "filter[prefix]": (r, prefix) => r.prefix === prefix.replace(/^ (?=\d)/, "+") },
 };
 
-export const carrierRateRoutes = [
-  defineRoute({
-    method: "POST",
-    path: collection,
-    surface: "carrier",
+export const carrierRateRoutes = carrierResourceRoutes({
+  type: "rate",
+  collection,
+  instance,
+  schema: rateResource,
+  render: renderRate,
+  find: ({ params, request, services }) => getRate(services.context, params.id!, request.path),
+  create: {
     summary: "Add a rate: category, country, prefix, price per unit (minute, segment or character)",
-    auth: { kind: "carrier" },
     body: createBody,
-    resourceType: "rate",
-    status: 201,
-    response: singleDocumentSchema(rateResource),
-    handle({ body, services }) {
-      const resource = renderRate(createRate(services.context, body.data.attributes));
-      return singleDocument(201, resource, { location: resource.links.self });
-    },
-  }),
-  defineRoute({
-    method: "GET",
-    path: collection,
-    surface: "carrier",
+    make: ({ body, services }) => createRate(services.context, body.data.attributes),
+  },
+  list: {
     summary: "List rates, with filters",
-    auth: { kind: "carrier" },
     query: listQuery,
-    response: collectionDocumentSchema(rateResource),
-    handle({ query, services }) {
-      const records = listPage(services.context.store.rates, query, listFilters);
-      return listDocument(collection, query, records, renderRate);
-    },
-  }),
-  defineRoute({
-    method: "GET",
-    path: instance,
-    surface: "carrier",
-    summary: "Fetch a rate",
-    auth: { kind: "carrier" },
-    response: singleDocumentSchema(rateResource),
-    handle({ params, request, services }) {
-      return singleDocument(200, renderRate(getRate(services.context, params.id!, request.path)));
-    },
-  }),
-  defineRoute({
-    method: "PATCH",
-    path: instance,
-    surface: "carrier",
+    answer: ({ query, services }) =>
+      listDocument(collection, query, listPage(services.context.store.rates, query, listFilters), renderRate),
+  },
+  fetch: { summary: "Fetch a rate" },
+  update: {
     summary: "Change a rate",
-    auth: { kind: "carrier" },
     body: updateBody,
-    resourceType: "rate",
-    idParam: "id",
-    response: singleDocumentSchema(rateResource),
-    handle({ params, body, request, services }) {
-      const rate = getRate(services.context, params.id!, request.path);
-      return singleDocument(200, renderRate(updateRate(services.context, rate, body.data.attributes)));
-    },
-  }),
-  defineRoute({
-    method: "DELETE",
-    path: instance,
-    surface: "carrier",
+    change: ({ body, services }, rate) => updateRate(services.context, rate, body.data.attributes),
+  },
+  remove: {
     summary: "Remove a rate; usage it priced keeps its price",
-    auth: { kind: "carrier" },
-    response: deletedDocumentSchema,
-    handle({ params, request, services }) {
-      const rate = getRate(services.context, params.id!, request.path);
-      deleteRate(services.context, rate);
-      return deletedDocument("rate", rate.sid);
-    },
-  }),
-];
+    drop: ({ services }, rate) => deleteRate(services.context, rate),
+  },
+});

@@ -4,22 +4,17 @@ import { type RingGroup, ringStrategies } from "../../domain/carrier-records.js"
 import { getAccount } from "../../engine/accounts.js";
 import { createRingGroup, deleteRingGroup, getRingGroup, updateRingGroup } from "../../engine/ring-groups.js";
 import { iso8601 } from "../format.js";
-import { defineRoute } from "../route.js";
 import {
   carrierBase,
-  collectionDocumentSchema,
-  deletedDocument,
-  deletedDocumentSchema,
   listDocument,
   pagingQuery,
   resourceObject,
   resourceSchema,
-  singleDocument,
-  singleDocumentSchema,
   toMany,
   toManyInput,
 } from "./document.js";
 import { filterRecords, type ListFilters } from "./list-filters.js";
+import { carrierResourceRoutes } from "./resource-routes.js";
 
 const collectionOf = (accountSid: string) => `${carrierBase}/accounts/${accountSid}/ring_groups`;
 const collection = `${carrierBase}/accounts/:account_id/ring_groups`;
@@ -99,36 +94,31 @@ const memberSids = (input: z.infer<typeof relationships>) => input?.agent_extens
 
 const listFilters: ListFilters<RingGroup> = { equal: { "filter[strategy]": (g) => g.strategy } };
 
-export const carrierRingGroupRoutes = [
-  defineRoute({
-    method: "POST",
-    path: collection,
-    surface: "carrier",
+export const carrierRingGroupRoutes = carrierResourceRoutes({
+  type: "ring_group",
+  collection,
+  instance,
+  schema: ringGroupResource,
+  render: renderRingGroup,
+  find({ params, request, services }) {
+    const account = getAccount(services.context, params.account_id!, request.path);
+    return getRingGroup(services.context, account.sid, params.id!, request.path);
+  },
+  create: {
     summary: "Create a ring group of the account's agent extensions",
-    auth: { kind: "carrier" },
     body: createBody,
-    resourceType: "ring_group",
-    status: 201,
-    response: singleDocumentSchema(ringGroupResource),
-    handle({ params, body, request, services }) {
+    make({ params, body, request, services }) {
       const account = getAccount(services.context, params.account_id!, request.path);
-      const group = createRingGroup(services.context, account.sid, {
+      return createRingGroup(services.context, account.sid, {
         ...body.data.attributes,
         agent_extension_sids: memberSids(body.data.relationships),
       });
-      const resource = renderRingGroup(group);
-      return singleDocument(201, resource, { location: resource.links.self });
     },
-  }),
-  defineRoute({
-    method: "GET",
-    path: collection,
-    surface: "carrier",
+  },
+  list: {
     summary: "List an account's ring groups",
-    auth: { kind: "carrier" },
     query: z.strictObject({ ...pagingQuery, "filter[strategy]": strategy.optional() }),
-    response: collectionDocumentSchema(ringGroupResource),
-    handle({ params, query, request, services }) {
+    answer({ params, query, request, services }) {
       const account = getAccount(services.context, params.account_id!, request.path);
       return listDocument(
         collectionOf(account.sid),
@@ -137,54 +127,19 @@ export const carrierRingGroupRoutes = [
         renderRingGroup,
       );
     },
-  }),
-  defineRoute({
-    method: "GET",
-    path: instance,
-    surface: "carrier",
-    summary: "Fetch a ring group",
-    auth: { kind: "carrier" },
-    response: singleDocumentSchema(ringGroupResource),
-    handle({ params, request, services }) {
-      const account = getAccount(services.context, params.account_id!, request.path);
-      return singleDocument(
-        200,
-        renderRingGroup(getRingGroup(services.context, account.sid, params.id!, request.path)),
-      );
-    },
-  }),
-  defineRoute({
-    method: "PATCH",
-    path: instance,
-    surface: "carrier",
+  },
+  fetch: { summary: "Fetch a ring group" },
+  update: {
     summary: "Change a ring group's name, strategy, timeout or members (members are replaced as a whole)",
-    auth: { kind: "carrier" },
     body: updateBody,
-    resourceType: "ring_group",
-    idParam: "id",
-    response: singleDocumentSchema(ringGroupResource),
-    handle({ params, body, request, services }) {
-      const account = getAccount(services.context, params.account_id!, request.path);
-      const group = getRingGroup(services.context, account.sid, params.id!, request.path);
-      const updated = updateRingGroup(services.context, group, {
+    change: ({ body, services }, group) =>
+      updateRingGroup(services.context, group, {
         ...body.data.attributes,
         agent_extension_sids: memberSids(body.data.relationships),
-      });
-      return singleDocument(200, renderRingGroup(updated));
-    },
-  }),
-  defineRoute({
-    method: "DELETE",
-    path: instance,
-    surface: "carrier",
+      }),
+  },
+  remove: {
     summary: "Delete a ring group (its agent extensions stay)",
-    auth: { kind: "carrier" },
-    response: deletedDocumentSchema,
-    handle({ params, request, services }) {
-      const account = getAccount(services.context, params.account_id!, request.path);
-      const group = getRingGroup(services.context, account.sid, params.id!, request.path);
-      deleteRingGroup(services.context, group);
-      return deletedDocument("ring_group", group.sid);
-    },
-  }),
-];
+    drop: ({ services }, group) => deleteRingGroup(services.context, group),
+  },
+});

@@ -13,9 +13,6 @@ import { iso8601 } from "../format.js";
 import { defineRoute } from "../route.js";
 import {
   carrierBase,
-  collectionDocumentSchema,
-  deletedDocument,
-  deletedDocumentSchema,
   listDocument,
   pagingQuery,
   resourceObject,
@@ -28,6 +25,7 @@ import {
 } from "./document.js";
 import { type ListFilters, listPage } from "./list-filters.js";
 import { phoneCallResource, renderPhoneCall } from "./phone-calls.js";
+import { carrierResourceRoutes } from "./resource-routes.js";
 
 const collection = `${carrierBase}/sip_trunks`;
 const instance = `${collection}/:id`;
@@ -131,83 +129,43 @@ const listFilters: ListFilters<SipTrunk> = {
 };
 
 export const carrierSipTrunkRoutes = [
-  defineRoute({
-    method: "POST",
-    path: collection,
-    surface: "carrier",
-    summary: "Create a SIP trunk",
-    auth: { kind: "carrier" },
-    body: createBody,
-    resourceType: "sip_trunk",
-    status: 201,
-    response: singleDocumentSchema(sipTrunkResource),
-    handle({ body, services }) {
-      const trunk = createSipTrunk(services.context, {
-        ...body.data.attributes,
-        ...links(body.data.relationships),
-      });
-      const resource = renderSipTrunk(trunk);
-      return singleDocument(201, resource, { location: resource.links.self });
+  ...carrierResourceRoutes({
+    type: "sip_trunk",
+    collection,
+    instance,
+    schema: sipTrunkResource,
+    render: renderSipTrunk,
+    find: ({ params, request, services }) => getSipTrunk(services.context, params.id!, request.path),
+    create: {
+      summary: "Create a SIP trunk",
+      body: createBody,
+      make: ({ body, services }) =>
+        createSipTrunk(services.context, { ...body.data.attributes, ...links(body.data.relationships) }),
     },
-  }),
-  defineRoute({
-    method: "GET",
-    path: collection,
-    surface: "carrier",
-    summary: "List SIP trunks",
-    auth: { kind: "carrier" },
-    query: z.strictObject({ ...pagingQuery, "filter[account_id]": z.string().optional() }),
-    response: collectionDocumentSchema(sipTrunkResource),
-    handle({ query, services }) {
-      return listDocument(
-        collection,
-        query,
-        listPage(services.context.store.sipTrunks, query, listFilters),
-        renderSipTrunk,
-      );
+    list: {
+      summary: "List SIP trunks",
+      query: z.strictObject({ ...pagingQuery, "filter[account_id]": z.string().optional() }),
+      answer: ({ query, services }) =>
+        listDocument(
+          collection,
+          query,
+          listPage(services.context.store.sipTrunks, query, listFilters),
+          renderSipTrunk,
+        ),
     },
-  }),
-  defineRoute({
-    method: "GET",
-    path: instance,
-    surface: "carrier",
-    summary: "Fetch a SIP trunk",
-    auth: { kind: "carrier" },
-    response: singleDocumentSchema(sipTrunkResource),
-    handle({ params, request, services }) {
-      return singleDocument(200, renderSipTrunk(getSipTrunk(services.context, params.id!, request.path)));
+    fetch: { summary: "Fetch a SIP trunk" },
+    update: {
+      summary: "Change a SIP trunk (lists and relationships are replaced as a whole)",
+      body: updateBody,
+      change: ({ body, services }, trunk) =>
+        updateSipTrunk(services.context, trunk, {
+          ...body.data.attributes,
+          ...links(body.data.relationships),
+        }),
     },
-  }),
-  defineRoute({
-    method: "PATCH",
-    path: instance,
-    surface: "carrier",
-    summary: "Change a SIP trunk (lists and relationships are replaced as a whole)",
-    auth: { kind: "carrier" },
-    body: updateBody,
-    resourceType: "sip_trunk",
-    idParam: "id",
-    response: singleDocumentSchema(sipTrunkResource),
-    handle({ params, body, request, services }) {
-      const trunk = getSipTrunk(services.context, params.id!, request.path);
-      const updated = updateSipTrunk(services.context, trunk, {
-        ...body.data.attributes,
-        ...links(body.data.relationships),
-      });
-      return singleDocument(200, renderSipTrunk(updated));
-    },
-  }),
-  defineRoute({
-    method: "DELETE",
-    path: instance,
-    surface: "carrier",
-    summary: "Delete a SIP trunk",
-    auth: { kind: "carrier" },
-    response: deletedDocumentSchema,
-    handle({ params, request, services }) {
-      const trunk = getSipTrunk(services.context, params.id!, request.path);
-      deleteSipTrunk(services.context, trunk);
-      return deletedDocument("sip_trunk", trunk.sid);
+    remove: {
+      summary: "Delete a SIP trunk",
+      drop: ({ services }, trunk) => deleteSipTrunk(services.context, trunk),
     },
   }),
   defineRoute({
