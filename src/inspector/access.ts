@@ -5,5 +5,5 @@ import type { SandboxCore } from "../sandbox.js";
 /** Throws the admin API's 401 or 403 unless the request may see the sandbox's state. */
 export function checkAdmin(sandbox: SandboxCore, authorization: string | undefined, path: string): void {
   const principal = resolvePrincipal(authorization, sandbox.store, sandbox.settings);
-  authorize({ kind: "admin" }, principal, sandbox.store, undefined, path, sandbox.settings);
+  authorize({ kind: "admin" }, principal, { store: sandbox.store, settings: sandbox.settings, path });
 }
