@@ -185,6 +185,14 @@ describe.skipIf(noBrowserReason !== null)(
       expect(sandbox.webhooks.deliveries.at(-1)).toMatchObject({ kind: "call-status", status: 200 });
     });
 
+    it("shows the request journal with each request's body and answer", async () => {
+      await page.goto(`${inspector.url}#/requests`);
+      await page.getByText("POST /__sandbox/calls/inbound").first().click();
+      await visible(page, `{"from":"${caller}","to":"${number}"}`);
+      await page.getByLabel("Status").selectOption("4xx");
+      await visible(page, "No requests recorded.");
+    });
+
     it("has no serious accessibility violations on any page", async () => {
       const found: string[] = [];
       for (const hash of [
