@@ -16,6 +16,7 @@ const screenshotFolder = process.env.VOICE_SANDBOX_SCREENSHOTS
   : null;
 
 const app = "https://app.example.test";
+const scenarioFile = fileURLToPath(new URL("../../scenarios/inbound-sms-auto-reply.yaml", import.meta.url));
 const number = "+14155550100";
 const caller = "+15005550006";
 
@@ -191,6 +192,19 @@ describe.skipIf(noBrowserReason !== null)(
       await visible(page, `{"from":"${caller}","to":"${number}"}`);
       await page.getByLabel("Status").selectOption("4xx");
       await visible(page, "No requests recorded.");
+    });
+
+    it("moves the clock and plays a scenario file from Controls", async () => {
+      const before = sandbox.clock.now();
+      await page.goto(`${inspector.url}#/controls`);
+      await page.getByLabel("Advance by").fill("1m");
+      await page.getByRole("button", { name: "Advance" }).click();
+      await visible(page, "Advanced by 1m");
+      expect(sandbox.clock.now() - before).toBe(60_000);
+      await page.getByLabel("Scenario file").setInputFiles(scenarioFile);
+      await page.getByRole("button", { name: "Run scenario" }).click();
+      await page.locator(".result.passed").waitFor();
+      await visible(page, "an inbound SMS gets an automatic reply");
     });
 
     it("has no serious accessibility violations on any page", async () => {
