@@ -59,10 +59,12 @@ async function seriousViolations(page: Page): Promise<string[]> {
 }
 
 const visible = (page: Page, text: string | RegExp) =>
-  page.getByText(text).first().waitFor({ state: "visible", timeout: 10_000 });
+  page.getByText(text).first().waitFor({ state: "visible", timeout: 30_000 });
 
 describe.skipIf(noBrowserReason !== null)(
   `the inspector in Chromium${noBrowserReason ? ` (skipped: ${noBrowserReason})` : ""}`,
+  // Generous limits: a loaded CI machine shares two cores between the browser, the server and the tests.
+  { timeout: 60_000 },
   () => {
     let sandbox: Sandbox;
     let inspector: RunningInspector;
