@@ -2,6 +2,7 @@
 import { errors } from "../domain/errors.js";
 import { startStopwatch, waitRealTime } from "../engine/clock.js";
 import type { Principal } from "./auth.js";
+import { errorCodeOf, excerptOf } from "./journal-excerpt.js";
 import { renderError } from "./render-error.js";
 import type { RouteServices } from "./services.js";
 import type { SandboxRequest, SandboxResponse, Surface } from "./types.js";
@@ -65,6 +66,9 @@ export function observeRequests(
               ...(fault.delay_ms !== undefined ? { delay_ms: fault.delay_ms } : {}),
             }
           : null,
+        request_body: excerptOf(request.body),
+        response_body: excerptOf(response.body),
+        error_code: errorCodeOf(response),
       });
     }
     return response;

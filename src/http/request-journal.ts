@@ -19,6 +19,12 @@ export interface JournalEntry {
   account_sid: string | null;
   /** The injected fault that shaped the answer, if any. */
   fault: { id: string; status?: number; delay_ms?: number } | null;
+  /** The request body's first 2 KiB (null when empty); secrets are masked when the journal is read. */
+  request_body: string | null;
+  /** The answer's first 2 KiB (null when empty or binary); secrets are masked when the journal is read. */
+  response_body: string | null;
+  /** The error code of a 4xx/5xx answer (Twilio's `code`, JSON:API's `errors[0].code`), else null. */
+  error_code: number | null;
 }
 
 export interface JournalFilter {

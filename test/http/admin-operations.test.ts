@@ -215,6 +215,35 @@ describe.each(doorNames)("request journal via %s", (door) => {
     expect(res.json.requests.at(-1).path).toBe(numbersPath);
   });
 
+  it("keeps the start of each body and the answer's error code, with secret values masked", async () => {
+    await ctx.call("DELETE", "/__sandbox/requests");
+    const messages = `/2010-04-01/Accounts/${fixtures.acme.sid}/Messages.json`;
+    await ctx.call("POST", messages, {
+      auth: acmeAuth,
+      form: { To: "+15005550006", Body: "x".repeat(3000) },
+    });
+    await ctx.call("POST", `/__sandbox/accounts/${fixtures.acme.sid}/api_keys`, {
+      json: { scopes: ["messages_read"] },
+      headers: { "content-type": "application/json" },
+    });
+    await ctx.call("POST", `${messages}?AuthToken=in-the-query`, {
+      auth: acmeAuth,
+      form: { Body: "hi", AuthToken: "in-the-body" },
+    });
+    const [tooLong, key, bad] = (await ctx.call("GET", "/__sandbox/requests")).json.requests;
+    expect(tooLong.request_body).toHaveLength(2048);
+    expect(tooLong.request_body).toMatch(/^To=%2B15005550006&Body=xxx/);
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.error_code).toBe(21617);
+    expect(JSON.parse(tooLong.response_body)).toMatchObject({ code: 21617, status: 400 });
+    expect(key.error_code).toBeNull();
+    expect(key.response_body).toContain('"key":"[redacted]"');
+    expect(key.response_body).toContain('"scopes":["messages_read"]');
+    expect(bad.query).toBe("AuthToken=[redacted]");
+    expect(bad.request_body).toBe("Body=hi&AuthToken=[redacted]");
+    expect(JSON.stringify(bad)).not.toContain("in-the-");
+  });
+
   it("rejects an unknown filter or a bad status", async () => {
     expect((await ctx.call("GET", "/__sandbox/requests?colour=red")).status).toBe(400);
     const bad = await ctx.call("GET", "/__sandbox/requests?status=teapot");

@@ -16,6 +16,7 @@ const screenshotFolder = process.env.VOICE_SANDBOX_SCREENSHOTS
   : null;
 
 const app = "https://app.example.test";
+const scenarioFile = fileURLToPath(new URL("../../scenarios/inbound-sms-auto-reply.yaml", import.meta.url));
 const number = "+14155550100";
 const caller = "+15005550006";
 
@@ -58,10 +59,12 @@ async function seriousViolations(page: Page): Promise<string[]> {
 }
 
 const visible = (page: Page, text: string | RegExp) =>
-  page.getByText(text).first().waitFor({ state: "visible", timeout: 10_000 });
+  page.getByText(text).first().waitFor({ state: "visible", timeout: 30_000 });
 
 describe.skipIf(noBrowserReason !== null)(
   `the inspector in Chromium${noBrowserReason ? ` (skipped: ${noBrowserReason})` : ""}`,
+  // Generous limits: a loaded CI machine shares two cores between the browser, the server and the tests.
+  { timeout: 60_000 },
   () => {
     let sandbox: Sandbox;
     let inspector: RunningInspector;
@@ -183,6 +186,27 @@ describe.skipIf(noBrowserReason !== null)(
       await visible(page, /^Resent as WH[0-9a-f]{32}: 200 \(success\)$/);
       expect(sandbox.webhooks.deliveries.length).toBe(before + 1);
       expect(sandbox.webhooks.deliveries.at(-1)).toMatchObject({ kind: "call-status", status: 200 });
+    });
+
+    it("shows the request journal with each request's body and answer", async () => {
+      await page.goto(`${inspector.url}#/requests`);
+      await page.getByText("POST /__sandbox/calls/inbound").first().click();
+      await visible(page, `{"from":"${caller}","to":"${number}"}`);
+      await page.getByLabel("Status").selectOption("4xx");
+      await visible(page, "No requests recorded.");
+    });
+
+    it("moves the clock and plays a scenario file from Controls", async () => {
+      const before = sandbox.clock.now();
+      await page.goto(`${inspector.url}#/controls`);
+      await page.getByLabel("Advance by").fill("1m");
+      await page.getByRole("button", { name: "Advance" }).click();
+      await visible(page, "Advanced by 1m");
+      expect(sandbox.clock.now() - before).toBe(60_000);
+      await page.getByLabel("Scenario file").setInputFiles(scenarioFile);
+      await page.getByRole("button", { name: "Run scenario" }).click();
+      await page.locator(".result.passed").waitFor();
+      await visible(page, "an inbound SMS gets an automatic reply");
     });
 
     it("has no serious accessibility violations on any page", async () => {

@@ -1,5 +1,7 @@
-// Admin: the request journal, the latest API requests with status, latency, account and any injected fault.
+// Admin: the request journal, the latest API requests with status, latency, account, bodies and any injected fault.
 import { z } from "zod";
+import { redactSecrets } from "../journal-excerpt.js";
+import type { JournalEntry } from "../request-journal.js";
 import { jsonResponse } from "../respond.js";
 import { defineRoute } from "../route.js";
 
@@ -16,6 +18,23 @@ const journalEntrySchema = z.object({
   fault: z
     .object({ id: z.string(), status: z.number().int().optional(), delay_ms: z.number().optional() })
     .nullable(),
+  request_body: z
+    .string()
+    .nullable()
+    .describe("The request body's first 2,048 characters, secret values (tokens, keys, passwords) masked"),
+  response_body: z
+    .string()
+    .nullable()
+    .describe("The answer's first 2,048 characters (null for binary answers), secret values masked"),
+  error_code: z.number().int().nullable().describe("The error code of a 4xx/5xx answer, else null"),
+});
+
+/** An entry as shown: bodies with their secrets masked (the query string too). */
+const shown = (entry: JournalEntry): JournalEntry => ({
+  ...entry,
+  query: redactSecrets(entry.query),
+  request_body: entry.request_body === null ? null : redactSecrets(entry.request_body),
+  response_body: entry.response_body === null ? null : redactSecrets(entry.response_body),
 });
 
 const journalQuery = z.strictObject({
@@ -58,12 +77,14 @@ export const requestRoutes = [
       const { surface, fault, after, ...rest } = query;
       return jsonResponse(200, {
         requests:
-          journal?.list({
-            ...rest,
-            ...(surface !== undefined ? { surface } : {}),
-            ...(fault !== undefined ? { fault } : {}),
-            ...(after !== undefined ? { after } : {}),
-          }) ?? [],
+          journal
+            ?.list({
+              ...rest,
+              ...(surface !== undefined ? { surface } : {}),
+              ...(fault !== undefined ? { fault } : {}),
+              ...(after !== undefined ? { after } : {}),
+            })
+            .map(shown) ?? [],
         recorded: journal?.total() ?? 0,
         capacity: journal?.capacity ?? 0,
       });

@@ -1,4 +1,4 @@
-// The request journal, newest first: method, path, parameters, the answer's status, latency and any fault.
+// The request journal, newest first: method, path, parameters and body, the answer with its error code, latency and any fault.
 import { useState } from "preact/hooks";
 import { api } from "../api.js";
 import { html } from "../html.js";
@@ -46,33 +46,17 @@ export function RequestsPage() {
           <details>
             <summary>
               <span class="mono">${r.method} ${r.path}</span>
-              <span class=${`answer ${r.status >= 400 ? "http-error" : "success"}`}>${r.status}</span>
+              <span class=${`answer ${r.status >= 400 ? "http-error" : "success"}`}>${r.status}${r.error_code ? ` · ${r.error_code}` : ""}</span>
               <span class="muted">${r.surface} · ${r.latency_ms} ms · ${r.at.slice(11, 23)}${r.fault ? ` · fault ${r.fault.id}` : ""}</span>
             </summary>
             <div class="delivery-body">
               <p><strong>Account</strong> ${r.account_sid ?? "—"}</p>
               <h4>Query parameters</h4>
               <${Params} params=${Object.fromEntries(new URLSearchParams(r.query))} label="Query parameters" />
-              ${Object.entries(r)
-                .filter(
-                  ([k]) =>
-                    ![
-                      "id",
-                      "at",
-                      "method",
-                      "path",
-                      "query",
-                      "surface",
-                      "status",
-                      "latency_ms",
-                      "account_sid",
-                      "fault",
-                    ].includes(k),
-                )
-                .map(
-                  ([k, v]) =>
-                    html`<h4>${k.replaceAll("_", " ")}</h4><pre class="document">${typeof v === "string" ? v : JSON.stringify(v, null, 2)}</pre>`,
-                )}
+              <h4>Request body</h4>
+              ${r.request_body ? html`<pre class="document">${r.request_body}</pre>` : html`<p class="muted">None.</p>`}
+              <h4>Answer${r.error_code ? ` (error ${r.error_code})` : ""}</h4>
+              ${r.response_body ? html`<pre class="document">${r.response_body}</pre>` : html`<p class="muted">No body kept.</p>`}
             </div>
           </details>
         </li>`,
