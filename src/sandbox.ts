@@ -1,5 +1,4 @@
 // The composition root: one state, one clock, one id generator, one route table behind `handle`.
-import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { createIdGenerator, type IdGeneratorState } from "./domain/ids.js";
 import { createStore, type Store } from "./domain/store.js";
@@ -25,6 +24,7 @@ import { loadScenario, parseScenarioText, type ScenarioSource } from "./scenario
 import { ScenarioLoadError } from "./scenarios/load.js";
 import type { ScenarioResult } from "./scenarios/result.js";
 import { playScenario, type RunScenarioOptions, type SandboxRecipe } from "./scenarios/runner.js";
+import { version } from "./version.js";
 import {
   createWebhookDispatcher,
   type WebhookDispatcher,
@@ -106,12 +106,10 @@ export interface SandboxCore {
   runScenario(source: ScenarioSource, options?: RunScenarioOptions): Promise<ScenarioResult>;
 }
 
+export { version };
+
 export const packageRoot = fileURLToPath(new URL("..", import.meta.url));
 export const defaultFixturesPath = fileURLToPath(new URL("../fixtures/default.yaml", import.meta.url));
-
-export const version: string = (
-  JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }
-).version;
 
 function resolveFixtures(fixtures: SandboxOptions["fixtures"]): FixtureFile | null {
   if (fixtures === false) return null;

@@ -6,8 +6,13 @@ import { readRequest, toSandboxRequest, writeResponse } from "./node.js";
 /** Path prefixes the sandbox answers; everything else goes to the next middleware. */
 export const sandboxPrefixes = ["/2010-04-01/", "/carrier/", "/__sandbox/"] as const;
 
+/** A path under a prefix, or the prefix's own root without its slash (`/__sandbox`, `/carrier?x`). */
 export const isSandboxPath = (url: string | undefined) =>
-  url !== undefined && sandboxPrefixes.some((prefix) => url.startsWith(prefix));
+  url !== undefined &&
+  sandboxPrefixes.some((prefix) => {
+    const root = prefix.slice(0, -1);
+    return url.startsWith(prefix) || url === root || url.startsWith(`${root}?`);
+  });
 
 type ExpressRequest = IncomingMessage & { body?: unknown; originalUrl?: string };
 type Next = (error?: unknown) => void;

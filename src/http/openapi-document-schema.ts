@@ -22,6 +22,7 @@ export const openApiDocumentSchema = z.strictObject({
     summary: z.string(),
     description: z.string(),
     license: z.strictObject({ name: z.string(), identifier: z.string() }),
+    "x-package-version": z.string(),
   }),
   servers: z.array(z.strictObject({ url: z.string(), description: z.string().optional() })),
   tags: z.array(z.strictObject({ name: z.string(), description: z.string() })),

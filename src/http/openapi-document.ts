@@ -1,5 +1,7 @@
 // The OpenAPI 3.1 document of every surface, generated from the route table and its zod schemas.
+
 import { z } from "zod";
+import { version as packageVersion } from "../version.js";
 import type { AnyRoute } from "./route.js";
 import type { Surface } from "./types.js";
 
@@ -374,6 +376,8 @@ export function buildOpenApiDocument(
         "- **Admin API** under `/__sandbox/...`: JSON; needs the admin token only when one is set.",
       ].join("\n"),
       license: { name: "MIT", identifier: "MIT" },
+      // `version` is the API description's (the spec's 1.0.0); this says which package serves it.
+      "x-package-version": packageVersion,
     },
     servers: [{ url: "/", description: "This sandbox" }],
     tags: [

@@ -24,6 +24,20 @@ const toCount = (minimum: number) => (value: string) => {
     throw new InvalidArgumentError(`must be a whole number, ${minimum} or more`);
   return n;
 };
+/** An absolute http(s) URL with nothing after the host but an optional path: the base of handed-out URLs. */
+const toPublicUrl = (value: string) => {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new InvalidArgumentError("must be an absolute URL such as http://sandbox.example.test:4010");
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new InvalidArgumentError(`must be an http:// or https:// URL, not ${url.protocol}`);
+  if (url.search || url.hash || url.username || url.password)
+    throw new InvalidArgumentError("must be a base URL: no query, fragment or credentials");
+  return value.replace(/\/+$/, "");
+};
 const toDuration = (value: string) => {
   try {
     return parseDuration(value);
@@ -55,7 +69,14 @@ function createLogger(level: string, format: string | undefined): Logger {
     base: { name: "voice-sandbox" },
     redact: { paths: redactPaths, censor: "[redacted]" },
   };
-  return pretty ? pino(options, pinoPretty({ colorize: true, destination: 1 })) : pino(options);
+  // A reader that went away (`serve | head -1`) must not stall the server: once stdout is a broken pipe,
+  // log lines are dropped instead of waiting on a pipe that never drains.
+  const destination = pino.destination({ fd: 1, sync: true });
+  destination.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") throw error;
+    destination.write = () => true;
+  });
+  return pretty ? pino(options, pinoPretty({ colorize: true, destination })) : pino(options, destination);
 }
 
 const program = new Command()
@@ -116,7 +137,9 @@ const serveCommand = program
     new Option(
       "--public-url <url>",
       "base of the URLs handed out in webhooks (RecordingUrl...): how clients reach this server (default: the bound address)",
-    ).env("VOICE_SANDBOX_PUBLIC_URL"),
+    )
+      .env("VOICE_SANDBOX_PUBLIC_URL")
+      .argParser(toPublicUrl),
   )
   .addOption(
     new Option(
@@ -160,6 +183,10 @@ const serveCommand = program
   );
 
 serveCommand.action(async (options) => {
+  // The token line is written straight to stdout: a reader that went away must not crash the server.
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") throw error;
+  });
   let logger: Logger | undefined;
   try {
     if (options.config) {

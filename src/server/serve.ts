@@ -83,6 +83,13 @@ export function createApp(
       "text/html": () => res.send(html),
     });
   });
+  // Everything else answers JSON like the rest of the server, not Express's HTML page.
+  app.use((req, res) => {
+    res.status(404).json({
+      status: 404,
+      message: `No route for ${req.method} ${req.path}: the sandbox answers under /2010-04-01/, /carrier/v1/ and /__sandbox/ (reference at ${docsPath})`,
+    });
+  });
   return app;
 }
 
