@@ -1,6 +1,7 @@
-# Container image for the standalone voice-sandbox server (`voice-sandbox serve` on port 4010).
+# Container image of the voice-sandbox command line: `serve` (the default, on port 4010) or `run` for scenarios.
 # Keep in step with scripts/docker-smoke.sh: it replays these stages without a Docker engine, so a change
-# to a COPY, an npm command or the CMD here needs the same change there (and the other way round).
+# to a COPY or an npm command here needs the same change there (and the other way round); ENV, ENTRYPOINT,
+# CMD and the HEALTHCHECK command it reads from this file.
 
 # Node 22 is an LTS line still in support; package.json's engines allow >=20.
 ARG NODE_IMAGE=node:22-slim
@@ -17,10 +18,14 @@ COPY fixtures ./fixtures
 RUN npm run build
 
 FROM ${NODE_IMAGE} AS runtime
+# Every setting comes from the environment (VOICE_SANDBOX_*; see docs/configuration.md); flags after the
+# subcommand override it: `docker run IMAGE serve --port 5000`, `docker run IMAGE run "/scenarios/*.yaml"`.
 # Listening on 0.0.0.0 needs an admin token: without -e VOICE_SANDBOX_ADMIN_TOKEN, one is made and printed once.
 ENV NODE_ENV=production \
     VOICE_SANDBOX_HOST=0.0.0.0 \
-    VOICE_SANDBOX_GENERATE_ADMIN_TOKEN=1
+    VOICE_SANDBOX_PORT=4010 \
+    VOICE_SANDBOX_GENERATE_ADMIN_TOKEN=1 \
+    VOICE_SANDBOX_PORT_FILE=/tmp/voice-sandbox.port
 WORKDIR /app
 COPY package.json package-lock.json ./
 # Production dependencies only; --ignore-scripts because `prepare` needs tsc, a dev dependency.
@@ -28,10 +33,14 @@ RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean -
 # package.json stays in the image: the server reads its version from it at start.
 COPY --from=build /app/dist ./dist
 COPY fixtures ./fixtures
-# The files stay owned by root, so the server process cannot rewrite its own code or fixtures.
+# /data is where state can live (-e VOICE_SANDBOX_DATA_DIR=/data -v sandbox-data:/data), writable by the
+# server's user; the code and fixtures stay owned by root, so the server cannot rewrite them.
+RUN mkdir -p /data && chown node:node /data
+VOLUME ["/data"]
 USER node
 EXPOSE 4010
-# Slim images have no curl; Node's own fetch does the probe.
+# Probes the port the server bound (VOICE_SANDBOX_PORT_FILE), whether set by -e VOICE_SANDBOX_PORT or --port.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:4010/__sandbox/health').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"]
-CMD ["node", "dist/server/cli.js", "serve", "--host", "0.0.0.0", "--port", "4010"]
+  CMD ["node", "dist/server/healthcheck.js"]
+ENTRYPOINT ["node", "dist/server/cli.js"]
+CMD ["serve"]

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Replays the Dockerfile's build and runtime stages without a Docker engine, then checks the server answers.
 #
-# Keep in step with the Dockerfile: the copied paths, the npm commands and the start command below are the
-# ones its stages run, so a change there needs the same change here (and the other way round).
-# What this cannot see: the base image, the non-root user and the HEALTHCHECK timing; those need a real build.
+# Keep in step with the Dockerfile: the copied paths and the npm commands below are the ones its stages run,
+# so a change there needs the same change here (and the other way round). The runtime stage's ENV,
+# ENTRYPOINT, CMD and HEALTHCHECK command are read from the Dockerfile itself and run as written.
+# What this cannot see: the base image, the non-root user and the HEALTHCHECK timing; a real build checks
+# those at the end when a Docker daemon is available, and says why it is skipped otherwise.
 #
 # Environment: PORT (default: a free port), SMOKE_KEEP=1 keeps the temporary directory for a look afterwards.
 set -euo pipefail
@@ -65,46 +67,126 @@ cp -R "$work/context/fixtures" "$work/runtime/fixtures"
 # The runtime image has no dev dependencies: a leak into the production tree would hide a missing dependency.
 [[ ! -e "$work/runtime/node_modules/typescript" ]] || fail "typescript is in the production dependencies"
 
-port="${PORT:-$(node -e 'const s=require("node:net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')}"
+free_port() { node -e 'const s=require("node:net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'; }
+port="${PORT:-$(free_port)}"
 
-# CMD, with the port swapped for a free one; ENV as the runtime stage sets it.
-(
+# The runtime stage as the Dockerfile writes it: ENV lines, ENTRYPOINT, CMD and the HEALTHCHECK command.
+dockerfile_field() {
+  node - "$work/context/Dockerfile" "$1" <<'NODE'
+const [file, field] = process.argv.slice(2);
+const text = require("node:fs").readFileSync(file, "utf8").replace(/\\\n\s*/g, " ");
+const stage = text.slice(text.indexOf(" AS runtime"));
+const line = (name) => stage.split("\n").find((l) => l.startsWith(`${name} `)) ?? "";
+const json = (l) => JSON.parse(l.slice(l.indexOf("[")));
+let out = [];
+if (field === "env")
+  out = stage.split("\n").filter((l) => l.startsWith("ENV ")).flatMap((l) => l.slice(4).trim().split(/\s+/));
+else if (field === "entrypoint") out = json(line("ENTRYPOINT"));
+else if (field === "cmd") out = json(line("CMD"));
+else if (field === "healthcheck") out = json(line("HEALTHCHECK").replace(/^.*? CMD /, "CMD "));
+console.log(out.join("\n"));
+NODE
+}
+mapfile -t image_env < <(dockerfile_field env)
+mapfile -t entrypoint < <(dockerfile_field entrypoint)
+mapfile -t default_cmd < <(dockerfile_field cmd)
+mapfile -t healthcheck < <(dockerfile_field healthcheck)
+[[ "${entrypoint[*]}" == "node dist/server/cli.js" ]] || fail "ENTRYPOINT is not the CLI: ${entrypoint[*]}"
+[[ ${#healthcheck[@]} -gt 0 ]] || fail "no HEALTHCHECK command"
+
+# /data: a VOLUME the non-root user owns (made before USER switches to it).
+grep -q '^VOLUME \["/data"\]' "$work/context/Dockerfile" || fail "no VOLUME /data"
+awk '/AS runtime/{r=1} r&&/chown node:node \/data/{c=1} r&&c&&/^USER node/{ok=1} END{exit !ok}' "$work/context/Dockerfile" ||
+  fail "/data is not chowned to node before USER node"
+mkdir -p "$work/data"
+
+# `docker run IMAGE [args]`: ENTRYPOINT + (args or CMD), in /app, with the image's ENV and any -e on top.
+# It execs, so call it in the background or in a subshell; the pid is then the server's own.
+container() {
   cd "$work/runtime"
-  NODE_ENV=production VOICE_SANDBOX_HOST=0.0.0.0 VOICE_SANDBOX_GENERATE_ADMIN_TOKEN=1 \
-    exec node dist/server/cli.js serve --host 0.0.0.0 --port "$port"
-) >"$work/server.log" 2>&1 &
+  exec env "${image_env[@]}" VOICE_SANDBOX_PORT_FILE="$work/bound.port" "$@" "${entrypoint[@]}" "${container_args[@]}"
+}
+health() { (cd "$work/runtime" && env "${image_env[@]}" VOICE_SANDBOX_PORT_FILE="$work/bound.port" "$@" "${healthcheck[@]}"); }
+wait_healthy() {
+  for _ in $(seq 1 40); do
+    if health "$@" 2>/dev/null; then return 0; fi
+    kill -0 "$server_pid" 2>/dev/null || return 1
+    sleep 0.5
+  done
+  return 1
+}
+stop_server() {
+  kill -TERM "$server_pid"
+  local status=0
+  wait "$server_pid" || status=$?
+  server_pid=""
+  [[ "$status" -eq 0 ]] || fail "server exited with status $status after SIGTERM"
+}
+
+# 1. `docker run -e VOICE_SANDBOX_PORT=<port> -e VOICE_SANDBOX_DATA_DIR=/data IMAGE`: the default CMD, every
+#    setting from the environment; the HEALTHCHECK finds the configured port.
+container_args=("${default_cmd[@]}")
+container VOICE_SANDBOX_PORT="$port" VOICE_SANDBOX_DATA_DIR="$work/data" >"$work/server.log" 2>&1 &
 server_pid=$!
-
-# The HEALTHCHECK's own probe, on the chosen port, for up to about 20 seconds.
-probe="fetch('http://127.0.0.1:${port}/__sandbox/health').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
-healthy=""
-for _ in $(seq 1 40); do
-  if node -e "$probe" 2>/dev/null; then
-    healthy=1
-    break
-  fi
-  kill -0 "$server_pid" 2>/dev/null || break
-  sleep 0.5
-done
-
-if [[ -z "$healthy" ]]; then
+if ! wait_healthy VOICE_SANDBOX_PORT="$port"; then
   echo "--- server log ---"
   cat "$work/server.log"
-  fail "no healthy answer from /__sandbox/health on port $port"
+  fail "the HEALTHCHECK found no healthy server on port $port"
 fi
 
 # Bound to 0.0.0.0 with no token given: the image made one, printed it once, and the admin API requires it.
 token="$(sed -n 's/^voice-sandbox: admin token (generated[^)]*): //p' "$work/server.log")"
 [[ -n "$token" ]] || fail "no generated admin token printed"
 state_probe="fetch('http://127.0.0.1:${port}/__sandbox/state',{headers:process.argv[1]?{authorization:'Bearer '+process.argv[1]}:{}}).then(r=>{console.log(r.status)})"
-[[ "$(node -e "$state_probe" "")" == "401" ]] || fail "the admin API answered without the generated token"
-[[ "$(node -e "$state_probe" "$token")" == "200" ]] || fail "the admin API refused the generated token"
+[[ "$(node -e "$state_probe" -- "")" == "401" ]] || fail "the admin API answered without the generated token"
+[[ "$(node -e "$state_probe" -- "$token")" == "200" ]] || fail "the admin API refused the generated token"
+
+# The data directory is written: a reset compacts the state into it.
+reset_probe="fetch('http://127.0.0.1:${port}/__sandbox/reset',{method:'POST',headers:{authorization:'Bearer '+process.argv[1]}}).then(r=>{console.log(r.status)})"
+[[ "$(node -e "$reset_probe" -- "$token")" == "200" ]] || fail "reset refused"
+[[ -s "$work/data/snapshot.json" ]] || fail "nothing written to the data directory"
 
 # The server stops cleanly on SIGTERM, which is what `docker stop` sends.
-kill -TERM "$server_pid"
-status=0
-wait "$server_pid" || status=$?
-server_pid=""
-[[ "$status" -eq 0 ]] || fail "server exited with status $status after SIGTERM"
+stop_server
 
-echo "docker-smoke: PASS: built, installed production dependencies, served /__sandbox/health on port $port ($((SECONDS - started)) s)"
+# 2. `docker run -e VOICE_SANDBOX_PORT=<port> IMAGE serve --port <other>`: the flag wins over the environment,
+#    and the HEALTHCHECK follows the port actually bound.
+other="$(free_port)"
+rm -f "$work/bound.port"
+container_args=(serve --port "$other")
+container VOICE_SANDBOX_PORT="$port" >"$work/server2.log" 2>&1 &
+server_pid=$!
+wait_healthy VOICE_SANDBOX_PORT="$port" || { cat "$work/server2.log"; fail "the HEALTHCHECK did not follow --port $other"; }
+grep -Eq "listening on http://[0-9.]+:${other}\b" "$work/server2.log" || fail "--port $other did not override VOICE_SANDBOX_PORT"
+stop_server
+
+# 3. `docker run -v ./scenarios:/scenarios IMAGE run "/scenarios/*.yaml"`: the CLI's other subcommand.
+container_args=(run "$work/context/scenarios/*.yaml")
+(container) >"$work/run.log" 2>&1 || { cat "$work/run.log"; fail "run /scenarios/*.yaml failed"; }
+grep -q "passed" "$work/run.log" || { cat "$work/run.log"; fail "run printed no summary"; }
+
+echo "docker-smoke: PASS: built, installed production dependencies; serve from the environment (port $port, /data written, health via the HEALTHCHECK), --port overriding it ($other), run for scenarios ($((SECONDS - started)) s)"
+
+# A real image, where a Docker engine is available.
+if ! command -v docker >/dev/null 2>&1; then
+  echo "docker-smoke: real image build skipped: no docker command on this machine"
+elif ! docker info >/dev/null 2>&1; then
+  echo "docker-smoke: real image build skipped: no Docker daemon answers (docker info failed)"
+else
+  image="voice-sandbox-smoke:$$"
+  docker build -q -t "$image" "$repo" >/dev/null || fail "docker build"
+  cid="$(docker run -d -e VOICE_SANDBOX_PORT=4040 -e VOICE_SANDBOX_DATA_DIR=/data "$image")"
+  healthy=""
+  for _ in $(seq 1 40); do
+    if docker exec "$cid" "${healthcheck[@]}" 2>/dev/null; then healthy=1; break; fi
+    sleep 0.5
+  done
+  [[ "$(docker exec "$cid" id -un)" == "node" ]] || { docker rm -f "$cid" >/dev/null; fail "the image does not run as node"; }
+  docker exec "$cid" test -s /data/snapshot.json -o -e /data/journal.log || true
+  docker exec "$cid" sh -c 'test -w /data' || { docker rm -f "$cid" >/dev/null; fail "/data is not writable"; }
+  docker rm -f "$cid" >/dev/null
+  [[ -n "$healthy" ]] || fail "the real image was not healthy on VOICE_SANDBOX_PORT=4040"
+  docker run --rm -v "$repo/scenarios:/scenarios:ro" "$image" run "/scenarios/*.yaml" >/dev/null || fail "docker run IMAGE run /scenarios/*.yaml"
+  docker rmi "$image" >/dev/null || true
+  echo "docker-smoke: PASS: real image (port from the environment, non-root, writable /data, run for scenarios)"
+fi

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The voice-sandbox command line: `voice-sandbox serve` runs the standalone sandbox.
 import { randomBytes } from "node:crypto";
+import { writeFileSync } from "node:fs";
 import { Command, InvalidArgumentError, Option } from "commander";
 import { type Logger, pino } from "pino";
 import pinoPretty from "pino-pretty";
@@ -171,6 +172,12 @@ const serveCommand = program
       .default("5s"),
   )
   .addOption(
+    new Option(
+      "--port-file <file>",
+      "write the bound port to this file once listening (the Docker image's HEALTHCHECK reads it)",
+    ).env("VOICE_SANDBOX_PORT_FILE"),
+  )
+  .addOption(
     new Option("--log-level <level>", "log level")
       .choices(["trace", "debug", "info", "warn", "error", "fatal", "silent"])
       .env("VOICE_SANDBOX_LOG_LEVEL")
@@ -231,6 +238,7 @@ serveCommand.action(async (options) => {
         `the admin API is open to anyone who reaches ${running.url} (--insecure-admin): they can read every credential and reset the state`,
       );
     }
+    if (options.portFile) writeFileSync(options.portFile, `${new URL(running.url).port}\n`);
     logger.info(
       {
         url: running.url,
@@ -283,17 +291,31 @@ program
     "Play scenario files (paths or quoted globs), each in a fresh sandbox on a virtual clock. Exit code: 0 all passed, 1 a scenario failed, 2 a file did not load.",
   )
   .argument("<files...>", 'scenario files or globs, e.g. "scenarios/*.yaml"')
-  .option("-t, --target <url>", "base URL of your app: handler paths not defined inline are requested there")
+  .addOption(
+    new Option(
+      "-t, --target <url>",
+      "base URL of your app: handler paths not defined inline are requested there",
+    ).env("VOICE_SANDBOX_TARGET"),
+  )
   .addOption(
     new Option("-r, --reporter <name>", "report format")
       .choices(["pretty", "junit", "json"])
+      .env("VOICE_SANDBOX_REPORTER")
       .default("pretty"),
   )
-  .option("-o, --output <file>", "write the report to this file (default: standard output)")
-  .option("--seed <seed>", "seed for ids, overriding each scenario's")
-  .option(
-    "-f, --fixtures <file>",
-    "fixture file for scenarios that name none (default: the packaged fixtures)",
+  .addOption(
+    new Option("-o, --output <file>", "write the report to this file (default: standard output)").env(
+      "VOICE_SANDBOX_OUTPUT",
+    ),
+  )
+  .addOption(
+    new Option("--seed <seed>", "seed for ids, overriding each scenario's").env("VOICE_SANDBOX_SEED"),
+  )
+  .addOption(
+    new Option(
+      "-f, --fixtures <file>",
+      "fixture file for scenarios that name none (default: the packaged fixtures)",
+    ).env("VOICE_SANDBOX_FIXTURES"),
   )
   .action(async (files: string[], options) => {
     const { runCommand } = await import("../scenarios/cli-run.js");
