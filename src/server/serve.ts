@@ -1,4 +1,5 @@
 // The standalone server: node:http sends the sandbox's prefixes straight to the core; the rest goes to Express.
+
 import { createServer, type Server } from "node:http";
 import express from "express";
 import { createExpressMiddleware, isSandboxPath } from "../adapters/express.js";
@@ -8,6 +9,7 @@ import type { Handle } from "../http/handle.js";
 import { createInspector, type Inspector, inspectorPath } from "../inspector/index.js";
 import { createSandboxCore, type SandboxCore, type SandboxOptions } from "../sandbox.js";
 import { createDocsRouter, docsPath } from "./docs-page.js";
+import { loggingWebhookFetch, logStatusChanges } from "./event-log.js";
 import { allowedAdminHosts, checkExposure, guardAdminHost } from "./exposure.js";
 import { openDataDir, type Persistence } from "./persistence/data-dir.js";
 
@@ -112,7 +114,13 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
   checkExposure({ host, adminToken: options.adminToken, insecureAdmin: options.insecureAdmin });
   // RecordingUrl and the like must point at this server: the address it binds, unless told otherwise.
   let boundUrl = "http://127.0.0.1:4010";
-  const sandbox = createSandboxCore({ clock: "real", publicBaseUrl: () => boundUrl, ...options });
+  // Webhook requests are logged with their outcome, then sent as the global fetch would.
+  const webhooks = {
+    ...options.webhooks,
+    fetch: loggingWebhookFetch(logger, options.webhooks?.fetch ?? ((input, init) => fetch(input, init))),
+  };
+  const sandbox = createSandboxCore({ clock: "real", publicBaseUrl: () => boundUrl, ...options, webhooks });
+  logStatusChanges(sandbox.store, logger);
   const persistence = options.dataDir
     ? await openDataDir(sandbox, options.dataDir, {
         ...(options.snapshotEvery !== undefined ? { snapshotEvery: options.snapshotEvery } : {}),

@@ -291,10 +291,18 @@ async function node24(): Promise<string> {
   return join(prefix, "node_modules", ".bin", "node");
 }
 
+/** The docs' vitest-helper test file (docs/scenarios.md), for the typecheck under each vitest major. */
+const helperTestFile = async () => {
+  const page = await readFile(join(repoRoot, "docs/scenarios.md"), "utf8");
+  const block = /```ts\n(\/\/ scenarios\.test\.ts\n[\s\S]*?)```/.exec(page)?.[1];
+  if (!block) throw new Error("docs/scenarios.md has no ```ts block starting with // scenarios.test.ts");
+  return block;
+};
+
 describe.each([
-  { msw: "2", node: "20", nodeBin: async () => process.execPath, mswSpec: "msw@^2.7" },
-  { msw: "3", node: "24", nodeBin: node24, mswSpec: "msw@^3" },
-])("a fresh project with msw $msw on Node $node", ({ msw, nodeBin, mswSpec }) => {
+  { msw: "2", node: "20", vitest: "4", nodeBin: async () => process.execPath, mswSpec: "msw@^2.7" },
+  { msw: "3", node: "24", vitest: "5", nodeBin: node24, mswSpec: "msw@^3" },
+])("a fresh project with msw $msw, vitest $vitest, on Node $node", ({ msw, vitest, nodeBin, mswSpec }) => {
   let project = "";
   let node = "";
   // npm runs under the project's Node, so engines checks and install scripts see the real version.
@@ -317,12 +325,13 @@ describe.each([
       tarball,
       mswSpec,
       "twilio",
-      "vitest@^4",
+      `vitest@^${vitest}`,
       "typescript@~5.9",
       "@types/node",
     ]);
     await writeFile(join(project, "voice.test.ts"), await readmeTestFile());
     await writeFile(join(project, "unhandled.test.ts"), unhandledTestFile);
+    await writeFile(join(project, "scenarios.test.ts"), await helperTestFile());
     await writeFile(join(project, "tsconfig.json"), consumerTsconfig);
   }, setupTimeout);
 
@@ -341,7 +350,7 @@ describe.each([
     expect(stdout).toMatch(/2 passed/);
   }, 120_000);
 
-  it("typechecks the README's test and the listen options under strict TypeScript", async () => {
+  it("typechecks the README's test, the listen options and the vitest helper's test.for under strict TypeScript", async () => {
     await inProject(node, ["node_modules/typescript/bin/tsc", "-p", "."]);
   }, 120_000);
 

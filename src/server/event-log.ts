@@ -1,0 +1,107 @@
+// The readable event log: one info line per call status change, message status, recording, transcription and webhook request.
+import type { Store } from "../domain/store.js";
+
+export interface EventLogger {
+  info(fields: Record<string, unknown>, message: string): void;
+}
+
+/** How many records' last status are remembered to tell a status change from another update; the oldest go first. */
+const rememberedStatuses = 10_000;
+
+interface Watched {
+  sid?: string;
+  status?: string;
+  direction?: string;
+  from?: string;
+  to?: string;
+  call_sid?: string;
+  recording_sid?: string;
+  duration?: number | null;
+}
+
+/** One line per record whose status changed, read from the store's change feed (nothing in the engine knows of it). */
+export function logStatusChanges(store: Store, logger: EventLogger): () => void {
+  const last = new Map<string, string>();
+  const changed = (sid: string, status: string) => {
+    if (last.get(sid) === status) return false;
+    last.delete(sid);
+    last.set(sid, status);
+    if (last.size > rememberedStatuses) last.delete(last.keys().next().value as string);
+    return true;
+  };
+  return store.subscribe((batch) => {
+    for (const change of batch) {
+      if (change.op !== "put") continue;
+      const row = change.row as Watched;
+      if (!row.sid || !row.status || !changed(row.sid, row.status)) continue;
+      switch (change.table) {
+        case "calls":
+          logger.info(
+            { call_sid: row.sid, direction: row.direction, from: row.from, to: row.to, status: row.status },
+            `call ${row.sid} ${row.direction} ${row.from} -> ${row.to}: ${row.status}`,
+          );
+          break;
+        case "messages":
+          logger.info(
+            {
+              message_sid: row.sid,
+              direction: row.direction,
+              from: row.from,
+              to: row.to,
+              status: row.status,
+            },
+            `message ${row.sid} ${row.direction} ${row.from} -> ${row.to}: ${row.status}`,
+          );
+          break;
+        case "recordings":
+          logger.info(
+            { recording_sid: row.sid, call_sid: row.call_sid, status: row.status, duration: row.duration },
+            `recording ${row.sid} of call ${row.call_sid}: ${row.status}${row.duration ? ` (${row.duration} s)` : ""}`,
+          );
+          break;
+        case "transcriptions":
+          logger.info(
+            { transcription_sid: row.sid, recording_sid: row.recording_sid, status: row.status },
+            `transcription ${row.sid} of recording ${row.recording_sid}: ${row.status}`,
+          );
+          break;
+      }
+    }
+  });
+}
+
+/** The parameters that say what a webhook is about, in the order worth reading. */
+const telling = [
+  "CallSid",
+  "CallStatus",
+  "MessageSid",
+  "MessageStatus",
+  "RecordingSid",
+  "RecordingStatus",
+  "TranscriptionStatus",
+  "StatusCallbackEvent",
+];
+
+/** A fetch for webhook deliveries that logs each request with its outcome, then answers as `send` does. */
+export function loggingWebhookFetch(logger: EventLogger, send: typeof fetch): typeof fetch {
+  return async (input, init) => {
+    const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+    const method = init?.method ?? (input instanceof Request ? input.method : "GET");
+    const body = typeof init?.body === "string" ? init.body : "";
+    const params = new URLSearchParams(method === "GET" ? new URL(url).search : body);
+    const about = telling.filter((name) => params.has(name));
+    const fields = { method, url, ...Object.fromEntries(about.map((name) => [name, params.get(name)])) };
+    const what = `webhook ${method} ${url}${about.length > 0 ? ` (${about.map((n) => `${n}=${params.get(n)}`).join(" ")})` : ""}`;
+    try {
+      const response = await send(input, init);
+      logger.info({ ...fields, status: response.status }, `${what} -> ${response.status}`);
+      return response;
+    } catch (error) {
+      const cause = (error as { cause?: { code?: string } }).cause?.code;
+      const reason =
+        (error as Error).name === "AbortError" ? "timed out" : (cause ?? (error as Error).message);
+      logger.info({ ...fields, error: reason }, `${what} -> failed: ${reason}`);
+      throw error;
+    }
+  };
+}
