@@ -144,7 +144,7 @@ state_probe="fetch('http://127.0.0.1:${port}/__sandbox/state',{headers:process.a
 # The data directory is written: a reset compacts the state into it.
 reset_probe="fetch('http://127.0.0.1:${port}/__sandbox/reset',{method:'POST',headers:{authorization:'Bearer '+process.argv[1]}}).then(r=>{console.log(r.status)})"
 [[ "$(node -e "$reset_probe" -- "$token")" == "200" ]] || fail "reset refused"
-[[ -s "$work/data/snapshot.json" ]] || fail "nothing written to the data directory"
+[[ -n "$(ls -A "$work/data")" ]] || fail "nothing written to the data directory"
 
 # The server stops cleanly on SIGTERM, which is what `docker stop` sends.
 stop_server
@@ -182,7 +182,6 @@ else
     sleep 0.5
   done
   [[ "$(docker exec "$cid" id -un)" == "node" ]] || { docker rm -f "$cid" >/dev/null; fail "the image does not run as node"; }
-  docker exec "$cid" test -s /data/snapshot.json -o -e /data/journal.log || true
   docker exec "$cid" sh -c 'test -w /data' || { docker rm -f "$cid" >/dev/null; fail "/data is not writable"; }
   docker rm -f "$cid" >/dev/null
   [[ -n "$healthy" ]] || fail "the real image was not healthy on VOICE_SANDBOX_PORT=4040"
