@@ -3,6 +3,7 @@ import type { HttpHandler } from "msw";
 import { createExpressMiddleware } from "./adapters/express.js";
 import { createFetch } from "./adapters/fetch.js";
 import { createMswHandlers, defaultBaseUrl } from "./adapters/msw.js";
+import { createPhoneBook, type PhoneBook } from "./phone/phone-book.js";
 import { createSandboxCore, type SandboxCore, type SandboxOptions } from "./sandbox.js";
 
 export interface CreateSandboxOptions extends SandboxOptions {
@@ -18,6 +19,12 @@ export interface Sandbox extends SandboxCore {
   /** Express 5 middleware: `app.use(sandbox.express())`. */
   express(): ReturnType<typeof createExpressMiddleware>;
   readonly baseUrl: string;
+  /** The simulated phone at a number, for tests on the virtual clock: `sandbox.phone("+14155550123").expectCall()`. */
+  phone: PhoneBook["phone"];
+  /** An inbound call from a simulated phone to one of the sandbox's numbers: `sandbox.call({ from, to })`. */
+  call: PhoneBook["call"];
+  /** Every phone made here; `phones.verify()` fails on calls and texts no expectation claimed. */
+  readonly phones: PhoneBook;
 }
 
 export function createSandbox(options: CreateSandboxOptions = {}): Sandbox {
@@ -27,11 +34,24 @@ export function createSandbox(options: CreateSandboxOptions = {}): Sandbox {
     ...coreOptions,
   });
   const handlers = createMswHandlers(core.handle, baseUrl);
+  const fetchDoor = createFetch(core.handle);
+  const url = Array.isArray(baseUrl) ? (baseUrl[0] ?? defaultBaseUrl) : baseUrl;
+  // The phones reach this sandbox through its own fetch door (no network), and set parties at once.
+  const phones = createPhoneBook({
+    url,
+    carrierKey: core.settings.carrierKey,
+    adminToken: core.settings.adminToken,
+    fetch: (input, init) => fetchDoor(input, init),
+    setParty: (number, behaviour) => void core.calls.setParty(number, behaviour),
+  });
   return Object.assign(core, {
     handlers,
-    fetch: createFetch(core.handle),
+    fetch: fetchDoor,
     express: () => createExpressMiddleware(core.handle),
-    baseUrl: Array.isArray(baseUrl) ? (baseUrl[0] ?? defaultBaseUrl) : baseUrl,
+    baseUrl: url,
+    phone: phones.phone,
+    call: phones.call,
+    phones,
   });
 }
 
@@ -48,6 +68,15 @@ export { FixtureError } from "./fixtures/load.js";
 export type { FixtureInput } from "./fixtures/schema.js";
 export type { Handle } from "./http/handle.js";
 export type { SandboxRequest, SandboxResponse } from "./http/types.js";
+export {
+  connectPhones,
+  Phone,
+  type PhoneBook,
+  PhoneCall,
+  PhoneExpectationError,
+  PhoneMessage,
+  type PhoneOptions,
+} from "./phone/index.js";
 export { createSandboxCore, type SandboxCore, type SandboxOptions, type SandboxSnapshot } from "./sandbox.js";
 export {
   exitCodeOf,

@@ -235,6 +235,7 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
     return playScenario(loadScenario(source), {
       target: run.target,
       seed: run.seed,
+      snapshots: run.updateSnapshots ? "update" : "compare",
       createSandbox: run.live ? live : fresh,
       onFinished: run.keep && !run.live ? (played) => restore(played.snapshot()) : undefined,
       release: run.live ? () => clock.switchTo(mode) : undefined,

@@ -13,6 +13,8 @@ export interface RunCommandOptions {
   output?: string | undefined;
   seed?: number | string | undefined;
   fixtures?: string | undefined;
+  /** Rewrite timeline snapshots instead of comparing them. */
+  updateSnapshots?: boolean | undefined;
 }
 
 /** Runs the files and returns the exit code: 0 all passed, 1 a failure, 2 a file that does not load. */
@@ -23,6 +25,7 @@ export async function runCommand(patterns: string[], options: RunCommandOptions)
   const summary = await runScenarioFiles(patterns, {
     target: options.target,
     seed: options.seed,
+    updateSnapshots: options.updateSnapshots,
     sandbox: options.fixtures ? { fixtures: options.fixtures } : undefined,
     onResult: (result) => progress(formatResult(result)),
     onLoadError: (file, message) => progress(`! ${file} did not load:\n${message.replace(/^/gm, "  ")}`),

@@ -13,6 +13,8 @@ export interface ScenarioFailure {
   actual?: unknown;
   /** The call the failure is about, with its timeline (relative times) for context. */
   call?: { id: string; sid: string; timeline: string[] };
+  /** A unified diff (a timeline snapshot that changed): `-` saved, `+` this run. */
+  diff?: string[];
 }
 
 export interface TraceEntry {
@@ -43,6 +45,10 @@ export interface ScenarioResult {
   wallMs: number;
   /** Every request the sandbox made to a customer URL (first attempts), in order. */
   trace: TraceEntry[];
+  /** With `snapshot: true`: the full timeline of every call and message, as the snapshot keeps it. */
+  timeline?: string;
+  /** With `snapshot: true` and a file: what happened to its snapshot (written, matched, updated, differs). */
+  snapshot?: { status: "written" | "matched" | "updated" | "differs"; file: string };
 }
 
 export interface RunSummary {

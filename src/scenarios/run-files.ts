@@ -5,13 +5,15 @@ import { startStopwatch } from "../engine/clock.js";
 import { createSandboxCore, type SandboxOptions } from "../sandbox.js";
 import { type LoadedScenario, loadScenarioFile, ScenarioLoadError } from "./load.js";
 import type { RunSummary, ScenarioResult } from "./result.js";
-import { playScenario } from "./runner.js";
+import { playScenario, type ScenarioRunOptions } from "./runner.js";
 
 export interface RunFilesOptions {
   /** Base URL of the customer's app, for handler paths not defined inline. */
   target?: string | undefined;
   /** Overrides every scenario's seed. */
   seed?: number | string | undefined;
+  /** Rewrite the timeline snapshots of scenarios with `snapshot: true` instead of comparing them. */
+  updateSnapshots?: boolean | undefined;
   /** Options of the sandboxes scenarios play in (fixtures, carrier key...); the clock is always virtual. */
   sandbox?: SandboxOptions | undefined;
   cwd?: string | undefined;
@@ -38,11 +40,14 @@ export async function expandScenarioFiles(
 /** Plays one loaded scenario in a fresh sandbox made from `options.sandbox`. */
 export function playInFreshSandbox(
   loaded: LoadedScenario,
-  options: Pick<RunFilesOptions, "target" | "seed" | "sandbox">,
+  options: Pick<RunFilesOptions, "target" | "seed" | "sandbox" | "updateSnapshots"> & {
+    snapshots?: ScenarioRunOptions["snapshots"];
+  },
 ): Promise<ScenarioResult> {
   return playScenario(loaded, {
     target: options.target,
     seed: options.seed,
+    snapshots: options.snapshots ?? (options.updateSnapshots ? "update" : "compare"),
     createSandbox: (recipe) =>
       createSandboxCore({
         ...options.sandbox,

@@ -1,4 +1,5 @@
 // Plays a scenario in a fresh sandbox on the virtual clock: sets up, runs its steps in time order, checks expectations.
+import { existsSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { isTerminalCallStatus } from "../domain/call.js";
@@ -20,6 +21,8 @@ import type { PlayedSandbox } from "./played-sandbox.js";
 import { actionOf, defaultScenarioTimeoutMs, worldStepTimes } from "./references.js";
 import type { ScenarioFailure, ScenarioResult } from "./result.js";
 import type { Scenario, Step } from "./schema.js";
+import { checkSnapshot, type SnapshotMode } from "./snapshot-file.js";
+import { timelineSnapshot } from "./timeline-snapshot.js";
 import { applySttResult, setUpWorld, sttResults, type World } from "./world.js";
 
 /** The packaged fixtures, for `fixtures: default`. */
@@ -42,6 +45,11 @@ export interface ScenarioRunOptions {
   onFinished?: ((core: PlayedSandbox) => void) | undefined;
   /** Lets go of the sandbox after the run; default: stop its clock (a fresh sandbox is thrown away). */
   release?: ((core: PlayedSandbox) => void) | undefined;
+  /**
+   * With `snapshot: true`: compare with the snapshot beside the file (writing it when missing, the
+   * default), rewrite it ("update"), or only return the timeline ("off", e.g. for vitest's own snapshots).
+   */
+  snapshots?: SnapshotMode | "off" | undefined;
 }
 
 /** What a caller of `sandbox.runScenario` may choose. */
@@ -50,6 +58,8 @@ export interface RunScenarioOptions {
   target?: string | undefined;
   /** Overrides the scenario's seed. */
   seed?: number | string | undefined;
+  /** Rewrite the timeline snapshot (`snapshot: true`) instead of comparing with it. */
+  updateSnapshots?: boolean | undefined;
   /** Afterwards, this sandbox takes the scenario's final state (to look at it through the APIs). */
   keep?: boolean | undefined;
   /**
@@ -403,6 +413,32 @@ class Player {
   }
 }
 
+/** The scenario's timeline, compared with (or written to) the snapshot beside its file; a change is a failure. */
+function takeSnapshot(
+  loaded: LoadedScenario,
+  core: PlayedSandbox,
+  observer: Observer,
+  host: HandlerHost,
+  options: ScenarioRunOptions,
+  failures: ScenarioFailure[],
+): Pick<ScenarioResult, "timeline" | "snapshot"> {
+  const timeline = timelineSnapshot(core, observer, host);
+  const mode = options.snapshots ?? "compare";
+  // A scenario that came from text or an object has no file to keep a snapshot beside.
+  if (mode === "off" || !existsSync(loaded.file)) return { timeline };
+  const outcome = checkSnapshot(loaded.file, loaded.scenario.name, timeline, mode);
+  if (outcome.status === "differs") {
+    const position = loaded.positionOf(["snapshot"]);
+    failures.push({
+      where: position ? `${position.file}:${position.line}:${position.column}` : null,
+      path: "snapshot",
+      message: `the timeline differs from ${outcome.file} (- saved, + this run); if the change is right, run again with --update-snapshots`,
+      diff: outcome.diff,
+    });
+  }
+  return { timeline, snapshot: { status: outcome.status, file: outcome.file } };
+}
+
 /** Plays one loaded scenario and reports its verdict; never throws for a failing scenario. */
 export async function playScenario(
   loaded: LoadedScenario,
@@ -437,6 +473,7 @@ export async function playScenario(
   const api = createApiClient(core);
   let player: Player | undefined;
   let observer: Observer | undefined;
+  let snapshot: Pick<ScenarioResult, "timeline" | "snapshot"> = {};
   const origin = core.clock.now();
   try {
     let world: World;
@@ -469,6 +506,7 @@ export async function playScenario(
         ...scenario.steps.flatMap((s) => (s.expect ? [s.expect] : [])),
         ...(scenario.expect ? [scenario.expect] : []),
       ];
+      if (scenario.snapshot) snapshot = takeSnapshot(loaded, core, observer, host, options, player.failures);
       // An alerts expectation that failed has reported the alerts already.
       if (!player.failures.some((f) => /(^|\.)alerts(\.|$)/.test(f.path)))
         player.failures.push(...checkUnexpectedAlerts(check, expectations, scenario.allow_alerts));
@@ -486,6 +524,7 @@ export async function playScenario(
       ...base,
       status: player.failures.length > 0 ? "failed" : "passed",
       failures: player.failures,
+      ...snapshot,
       calls: Object.fromEntries(observer.ids),
       simulatedMs: core.clock.now() - origin,
       wallMs: stopwatch(),

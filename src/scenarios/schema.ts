@@ -652,6 +652,12 @@ export const scenarioSchema = z.strictObject({
       "Handlers not defined inline go to the app given with --target; without one the scenario is skipped.",
     ),
   timeout: durationField.optional().describe("Most scenario time to play before giving up (default 1h)."),
+  snapshot: z
+    .boolean()
+    .optional()
+    .describe(
+      "true: the full timeline of every call and message is kept beside the file (<file>.snap) on the first run and compared on later runs; --update-snapshots rewrites it.",
+    ),
   allow_alerts: z
     .union([z.literal(true), z.array(z.number().int()).min(1)])
     .optional()

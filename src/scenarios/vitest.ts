@@ -27,9 +27,18 @@ export interface ScenarioCase {
    * without one it throws, so filter those out first (`.filter((s) => !s.skip)`). Resolves to nothing, as
    * vitest 4 and 5 type a test function's result (`Awaitable<void>`).
    */
-  run(context?: { skip(note?: string): void }): Promise<void>;
+  run(context?: VitestContext): Promise<void>;
   /** As `run`, resolving to the result (for a test that looks further into it). */
-  play(context?: { skip(note?: string): void }): Promise<ScenarioResult>;
+  play(context?: VitestContext): Promise<ScenarioResult>;
+}
+
+/**
+ * What `run()` uses of vitest's test context: `skip`, and `expect` for a scenario with `snapshot: true`,
+ * whose timeline then goes to vitest's own snapshot file (`toMatchSnapshot`, rewritten by `vitest -u`).
+ */
+export interface VitestContext {
+  skip(note?: string): void;
+  expect?: (value: unknown) => { toMatchSnapshot(): void };
 }
 
 /** Thrown by `run()` when a scenario fails: the message is the pretty report, with expected, actual and timeline. */
@@ -68,7 +77,7 @@ export function scenarioTests(
       loadError = error.message;
     }
     const skip = loaded?.scenario.skip;
-    const play = async (context?: { skip(note?: string): void }): Promise<ScenarioResult> => {
+    const play = async (context?: VitestContext): Promise<ScenarioResult> => {
       if (!loaded) throw new Error(`the scenario does not load:\n${loadError}`);
       if (skip) {
         if (context) context.skip(skip);
@@ -79,9 +88,12 @@ export function scenarioTests(
         target,
         seed: options.seed,
         sandbox: options.sandbox,
+        // With vitest's expect the timeline goes to its snapshot file, not beside the scenario.
+        snapshots: context?.expect ? "off" : "compare",
       });
       if (result.status === "skipped" && context) context.skip(result.skipReason);
       if (result.status !== "passed") throw new ScenarioFailedError(result);
+      if (result.timeline !== undefined && context?.expect) context.expect(result.timeline).toMatchSnapshot();
       return result;
     };
     return {

@@ -317,6 +317,7 @@ program
       "fixture file for scenarios that name none (default: the packaged fixtures)",
     ).env("VOICE_SANDBOX_FIXTURES"),
   )
+  .option("-u, --update-snapshots", "rewrite the timeline snapshots of scenarios with snapshot: true")
   .action(async (files: string[], options) => {
     const { runCommand } = await import("../scenarios/cli-run.js");
     const seed =

@@ -18,6 +18,7 @@ export function formatFailure(failure: ScenarioFailure, n: number): string {
   ];
   if (failure.expected !== undefined) lines.push(`   expected: ${show(failure.expected)}`);
   if (failure.actual !== undefined) lines.push(`   actual:   ${show(failure.actual)}`);
+  if (failure.diff) for (const line of failure.diff) lines.push(`   ${line}`);
   if (failure.call) {
     lines.push(`   timeline of ${failure.call.id} (${failure.call.sid}):`);
     for (const entry of failure.call.timeline) lines.push(`     ${entry}`);

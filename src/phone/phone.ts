@@ -1,0 +1,169 @@
+// A simulated phone for one number: expects calls and texts to it, places calls and texts from it, and notices the unexpected.
+import { StepChain } from "./chain.js";
+import { PhoneExpectationError } from "./expectation-error.js";
+import { matchesText, PhoneCall, type Pickup, type TextPattern, type WaitOptions } from "./phone-call.js";
+import { PhoneMessage } from "./phone-message.js";
+import type { MessageView, SandboxSurface } from "./sandbox-surface.js";
+import type { CallView } from "./timeline.js";
+import { defaultTimeoutMs, seconds, waitFor } from "./wait.js";
+
+export interface PhoneOptions {
+  /** What it does when called (default answer); the engine decides when the call is dialled. */
+  pickup?: Pickup | undefined;
+  /** How long it rings before it answers or turns the call away, in ms (default 3000, as any number). */
+  ringFor?: number | undefined;
+  /** Calls and texts no expectation claims do not fail `verify()`. */
+  allowUnexpected?: boolean | undefined;
+  /** Most virtual time an expectation waits, in ms (default 30000). */
+  timeout?: number | undefined;
+}
+
+const describeCall = (c: CallView) => `${c.direction} call ${c.sid} from ${c.from} (${c.status})`;
+const describeMessage = (m: MessageView) => `SMS ${m.sid} from ${m.from}: ${JSON.stringify(m.body)}`;
+
+export class Phone extends StepChain {
+  readonly number: string;
+  readonly #surface: SandboxSurface;
+  readonly #options: PhoneOptions;
+  readonly #calls = new Set<string>();
+  readonly #messages = new Set<string>();
+  /** The phone's own steps (claims happen in the order the test wrote them). */
+  #last: Promise<void>;
+
+  constructor(surface: SandboxSurface, number: string, options: PhoneOptions) {
+    const pickup = options.pickup ?? "answer";
+    const registered = Promise.resolve(
+      surface.setParty(number, {
+        outcome: pickup === "fail" ? "failed" : pickup,
+        answerAfter: pickup === "fail" ? 0 : (options.ringFor ?? 3000),
+      }),
+    );
+    super(registered);
+    // A registration that failed fails the phone's own await; the claims after it still run (and say why).
+    this.#last = registered.catch(() => {});
+    this.number = number;
+    this.#surface = surface;
+    this.#options = { ...options, pickup };
+  }
+
+  private get timeoutMs() {
+    return this.#options.timeout ?? defaultTimeoutMs;
+  }
+
+  /** Each claim waits for the one written before it, so two expectCall() take two calls in order. */
+  private claimStep(): [Promise<void>, () => void] {
+    let done!: () => void;
+    const previous = this.#last;
+    this.#last = new Promise<void>((resolve) => {
+      done = resolve;
+    });
+    return [previous, done];
+  }
+
+  /** Expects a call to this phone (the next one not yet expected); `from` checks the caller. */
+  expectCall(options: WaitOptions & { from?: string } = {}): PhoneCall {
+    const [previous, done] = this.claimStep();
+    const timeout = options.timeout ?? this.timeoutMs;
+    const claim = async () => {
+      try {
+        return await waitFor(
+          this.#surface,
+          timeout,
+          async () => {
+            const next = (await this.#surface.callsTo(this.number)).find((c) => !this.#calls.has(c.sid));
+            if (!next) return undefined;
+            if (options.from !== undefined && next.from !== options.from)
+              throw new PhoneExpectationError(
+                `${this.number}: unexpected ${describeCall(next)}; expected a call from ${options.from}`,
+              );
+            this.#calls.add(next.sid);
+            return next;
+          },
+          async () =>
+            new PhoneExpectationError(
+              `${this.number}: expected a call within ${seconds(timeout)} of virtual time; none came`,
+            ),
+        );
+      } finally {
+        done();
+      }
+    };
+    return new PhoneCall(this.context(), claim, previous);
+  }
+
+  /** Calls one of the sandbox's numbers from this phone (an inbound call); the phone does only what it is told. */
+  call(to: string): PhoneCall {
+    const [previous, done] = this.claimStep();
+    const start = async () => {
+      try {
+        return await this.#surface.ring(this.number, to);
+      } finally {
+        done();
+      }
+    };
+    return new PhoneCall({ ...this.context(), number: this.number }, start, previous);
+  }
+
+  /** Expects the next text to this phone, its body containing the string (or matching the RegExp). */
+  expectSms(pattern?: TextPattern, options: WaitOptions = {}): PhoneMessage {
+    const [previous, done] = this.claimStep();
+    const timeout = options.timeout ?? this.timeoutMs;
+    const claim = async () => {
+      try {
+        return await waitFor(
+          this.#surface,
+          timeout,
+          async () => {
+            const next = (await this.#surface.messagesTo(this.number)).find(
+              (m) => !this.#messages.has(m.sid),
+            );
+            if (!next) return undefined;
+            if (pattern !== undefined && !matchesText(pattern, next.body))
+              throw new PhoneExpectationError(
+                `${this.number}: unexpected ${describeMessage(next)}; expected a text matching ${String(pattern)}`,
+              );
+            this.#messages.add(next.sid);
+            return next;
+          },
+          async () =>
+            new PhoneExpectationError(
+              `${this.number}: expected a text within ${seconds(timeout)} of virtual time; none came`,
+            ),
+        );
+      } finally {
+        done();
+      }
+    };
+    return new PhoneMessage(this.#surface, this.number, claim, previous);
+  }
+
+  /** Texts one of the sandbox's numbers from this phone. */
+  sendSms(to: string, body: string): this {
+    return this.step(() => this.#surface.receiveSms(this.number, to, body));
+  }
+
+  /** Fails on calls and texts to this phone that no expectation claimed (unless it allows the unexpected). */
+  async verify(): Promise<void> {
+    await this.#last;
+    if (this.#options.allowUnexpected) return;
+    const calls = (await this.#surface.callsTo(this.number)).filter((c) => !this.#calls.has(c.sid));
+    const messages = (await this.#surface.messagesTo(this.number)).filter((m) => !this.#messages.has(m.sid));
+    if (calls.length + messages.length === 0) return;
+    throw new PhoneExpectationError(
+      [
+        `${this.number} got what no expectation claimed (expect it, or create the phone with { allowUnexpected: true }):`,
+        ...calls.map((c) => `  unexpected ${describeCall(c)}`),
+        ...messages.map((m) => `  unexpected ${describeMessage(m)}`),
+      ].join("\n"),
+    );
+  }
+
+  private context() {
+    return {
+      surface: this.#surface,
+      number: this.number,
+      pickup: this.#options.pickup!,
+      timeoutMs: this.timeoutMs,
+    };
+  }
+}

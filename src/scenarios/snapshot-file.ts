@@ -1,0 +1,43 @@
+// Timeline snapshots beside a scenario file: written on the first run, compared after, rewritten on request.
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { createTwoFilesPatch } from "diff";
+
+/** What to do with a scenario's snapshot file: compare (writing it when missing), or rewrite it. */
+export type SnapshotMode = "compare" | "update";
+
+export type SnapshotOutcome =
+  | { status: "written" | "matched" | "updated"; file: string }
+  | { status: "differs"; file: string; diff: string[] };
+
+/** The snapshot file of a scenario file: `voicemail.yaml` keeps `voicemail.yaml.snap` beside it. */
+export const snapshotPathOf = (scenarioFile: string) => `${scenarioFile}.snap`;
+
+const header = (name: string) =>
+  `# Timeline of scenario "${name}", written by voice-sandbox. Rewrite with --update-snapshots.\n`;
+
+export function checkSnapshot(
+  scenarioFile: string,
+  name: string,
+  timeline: string,
+  mode: SnapshotMode,
+): SnapshotOutcome {
+  const file = snapshotPathOf(scenarioFile);
+  const text = header(name) + timeline;
+  if (!existsSync(file)) {
+    writeFileSync(file, text);
+    return { status: "written", file };
+  }
+  const saved = readFileSync(file, "utf8");
+  if (saved === text) return { status: "matched", file };
+  if (mode === "update") {
+    writeFileSync(file, text);
+    return { status: "updated", file };
+  }
+  // A unified diff of the two texts, without the patch's own header lines.
+  const patch = createTwoFilesPatch(file, "this run", saved, text, "", "", { context: 3 });
+  return {
+    status: "differs",
+    file,
+    diff: patch.split("\n").filter((l) => !/^(=+|Index: .*)$/.test(l) && l !== ""),
+  };
+}
