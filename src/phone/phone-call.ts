@@ -138,26 +138,43 @@ export class PhoneCall extends StepChain {
     });
   }
 
+  /**
+   * Looks at the call's timeline until `found` gives a value; the call ending first fails at once
+   * (`ended`), the virtual time-out later (`late`).
+   */
+  private watch<T>(
+    options: WaitOptions | undefined,
+    found: (view: TimelineView) => T | undefined,
+    ended: (status: string) => string,
+    late: (timeout: string) => string,
+  ): Promise<T> {
+    const timeout = this.timeout(options);
+    return waitFor(
+      this.#ctx.surface,
+      timeout,
+      async () => {
+        const value = found(await this.#ctx.surface.timeline(this.view.sid));
+        if (value !== undefined) return value;
+        if (terminal.has(await this.status())) throw await this.failure(ended(this.view.status));
+        return undefined;
+      },
+      () => this.failure(late(seconds(timeout))),
+    );
+  }
+
   /** Waits for the next thing heard matching (after what earlier expectations read). */
   private expectHeard(what: string, matches: (h: HeardView) => boolean, options?: WaitOptions): this {
     return this.step(async () => {
-      const timeout = this.timeout(options);
-      await waitFor(
-        this.#ctx.surface,
-        timeout,
-        async () => {
-          const view = await this.#ctx.surface.timeline(this.view.sid);
-          const index = view.heard.findIndex((h, i) => i >= this.#heard && matches(h));
-          if (index !== -1) {
-            this.#heard = index + 1;
-            return index;
-          }
-          if (terminal.has(await this.status()))
-            throw await this.failure(`expected to hear ${what}, but the call ended ${this.view.status}`);
-          return undefined;
+      const index = await this.watch(
+        options,
+        (view) => {
+          const i = view.heard.findIndex((h, n) => n >= this.#heard && matches(h));
+          return i === -1 ? undefined : i;
         },
-        () => this.failure(`expected to hear ${what} within ${seconds(timeout)} of virtual time`),
+        (status) => `expected to hear ${what}, but the call ended ${status}`,
+        (timeout) => `expected to hear ${what} within ${timeout} of virtual time`,
       );
+      this.#heard = index + 1;
     });
   }
 
@@ -192,21 +209,12 @@ export class PhoneCall extends StepChain {
   /** Waits until the call listens (a Gather or Record runs), then sends the input. */
   private input(what: string, input: { press: string } | { say: string }, options?: WaitOptions): this {
     return this.step(async () => {
-      const timeout = this.timeout(options);
-      await waitFor(
-        this.#ctx.surface,
-        timeout,
-        async () => {
-          const view = await this.#ctx.surface.timeline(this.view.sid);
-          if (listeningVerb(view)) return true;
-          if (terminal.has(await this.status()))
-            throw await this.failure(`could not ${what}: the call ended ${this.view.status}`);
-          return undefined;
-        },
-        () =>
-          this.failure(
-            `could not ${what}: nothing listened (no Gather or Record) within ${seconds(timeout)} of virtual time`,
-          ),
+      await this.watch(
+        options,
+        (view) => (listeningVerb(view) ? true : undefined),
+        (status) => `could not ${what}: the call ended ${status}`,
+        (timeout) =>
+          `could not ${what}: nothing listened (no Gather or Record) within ${timeout} of virtual time`,
       );
       await this.#ctx.surface.input(this.view.sid, input);
     });

@@ -60,34 +60,55 @@ export class Phone extends StepChain {
     return [previous, done];
   }
 
-  /** Expects a call to this phone (the next one not yet expected); `from` checks the caller. */
-  expectCall(options: WaitOptions & { from?: string } = {}): PhoneCall {
+  /**
+   * Waits for the oldest item (call or text) not yet claimed, in the order the test wrote its claims; one
+   * that arrives first and does not fit is unexpected, and nothing within the time-out fails too.
+   */
+  private claimNext<T extends { sid: string }>(spec: {
+    what: string;
+    list: () => Promise<T[]>;
+    claimed: Set<string>;
+    fits: (item: T) => string | null;
+    timeoutMs: number;
+  }): [Promise<void>, () => Promise<T>] {
     const [previous, done] = this.claimStep();
-    const timeout = options.timeout ?? this.timeoutMs;
     const claim = async () => {
       try {
         return await waitFor(
           this.#surface,
-          timeout,
+          spec.timeoutMs,
           async () => {
-            const next = (await this.#surface.callsTo(this.number)).find((c) => !this.#calls.has(c.sid));
+            const next = (await spec.list()).find((item) => !spec.claimed.has(item.sid));
             if (!next) return undefined;
-            if (options.from !== undefined && next.from !== options.from)
-              throw new PhoneExpectationError(
-                `${this.number}: unexpected ${describeCall(next)}; expected a call from ${options.from}`,
-              );
-            this.#calls.add(next.sid);
+            const misfit = spec.fits(next);
+            if (misfit) throw new PhoneExpectationError(`${this.number}: ${misfit}`);
+            spec.claimed.add(next.sid);
             return next;
           },
           async () =>
             new PhoneExpectationError(
-              `${this.number}: expected a call within ${seconds(timeout)} of virtual time; none came`,
+              `${this.number}: expected ${spec.what} within ${seconds(spec.timeoutMs)} of virtual time; none came`,
             ),
         );
       } finally {
         done();
       }
     };
+    return [previous, claim];
+  }
+
+  /** Expects a call to this phone (the next one not yet expected); `from` checks the caller. */
+  expectCall(options: WaitOptions & { from?: string } = {}): PhoneCall {
+    const [previous, claim] = this.claimNext({
+      what: "a call",
+      list: () => this.#surface.callsTo(this.number),
+      claimed: this.#calls,
+      fits: (call) =>
+        options.from !== undefined && call.from !== options.from
+          ? `unexpected ${describeCall(call)}; expected a call from ${options.from}`
+          : null,
+      timeoutMs: options.timeout ?? this.timeoutMs,
+    });
     return new PhoneCall(this.context(), claim, previous);
   }
 
@@ -106,34 +127,16 @@ export class Phone extends StepChain {
 
   /** Expects the next text to this phone, its body containing the string (or matching the RegExp). */
   expectSms(pattern?: TextPattern, options: WaitOptions = {}): PhoneMessage {
-    const [previous, done] = this.claimStep();
-    const timeout = options.timeout ?? this.timeoutMs;
-    const claim = async () => {
-      try {
-        return await waitFor(
-          this.#surface,
-          timeout,
-          async () => {
-            const next = (await this.#surface.messagesTo(this.number)).find(
-              (m) => !this.#messages.has(m.sid),
-            );
-            if (!next) return undefined;
-            if (pattern !== undefined && !matchesText(pattern, next.body))
-              throw new PhoneExpectationError(
-                `${this.number}: unexpected ${describeMessage(next)}; expected a text matching ${String(pattern)}`,
-              );
-            this.#messages.add(next.sid);
-            return next;
-          },
-          async () =>
-            new PhoneExpectationError(
-              `${this.number}: expected a text within ${seconds(timeout)} of virtual time; none came`,
-            ),
-        );
-      } finally {
-        done();
-      }
-    };
+    const [previous, claim] = this.claimNext({
+      what: "a text",
+      list: () => this.#surface.messagesTo(this.number),
+      claimed: this.#messages,
+      fits: (message) =>
+        pattern !== undefined && !matchesText(pattern, message.body)
+          ? `unexpected ${describeMessage(message)}; expected a text matching ${String(pattern)}`
+          : null,
+      timeoutMs: options.timeout ?? this.timeoutMs,
+    });
     return new PhoneMessage(this.#surface, this.number, claim, previous);
   }
 

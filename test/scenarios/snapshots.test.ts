@@ -1,8 +1,10 @@
 // Timeline snapshots: written beside the file on the first run, compared after with a readable diff, rewritten on request.
+import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { formatResult, runScenarioFiles } from "../../src/index.js";
 import { scenarioTests } from "../../src/scenarios/vitest.js";
@@ -17,6 +19,20 @@ steps:
   - call: { id: c1, from: "+14155550123", to: "+14155550100" }
   - sms: { from: "+14155550123", to: "+14155550100", body: hi }
 `;
+
+const cli = join(import.meta.dirname, "../../src/server/cli.ts");
+/** `voice-sandbox run` on the files: its exit code and output. */
+async function cliRun(args: string[]): Promise<{ code: number; stdout: string }> {
+  try {
+    const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", cli, "run", ...args], {
+      timeout: 60_000,
+    });
+    return { code: 0, stdout };
+  } catch (error) {
+    const e = error as { code: number; stdout: string };
+    return { code: e.code, stdout: e.stdout };
+  }
+}
 
 async function scenarioFile(greeting: string): Promise<string> {
   const file = join(await mkdtemp(join(tmpdir(), "snapshots-")), "greeting.yaml");
@@ -74,6 +90,18 @@ describe("timeline snapshots", () => {
     expect(updated.status).toBe("passed");
     expect(updated.snapshot?.status).toBe("updated");
     expect((await runScenarioFiles([file])).results[0]!.snapshot?.status).toBe("matched");
+  });
+
+  it("voice-sandbox run prints the diff and exits 1; --update-snapshots rewrites the file and exits 0", async () => {
+    const file = await scenarioFile("Hello");
+    await runScenarioFiles([file]);
+    await writeFile(file, scenario("Goodbye"));
+    const changed = await cliRun([file]);
+    expect(changed.code).toBe(1);
+    expect(changed.stdout).toContain('     +  +0.000s  heard.say {"kind":"say","text":"Goodbye"');
+    const updated = await cliRun([file, "--update-snapshots"]);
+    expect(updated.code).toBe(0);
+    expect(await readFile(`${file}.snap`, "utf8")).toContain('"text":"Goodbye"');
   });
 
   it("the vitest helper hands the timeline to vitest's own snapshot and writes no file", async () => {
