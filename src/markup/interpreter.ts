@@ -68,17 +68,21 @@ function* runVerb(node: MarkupNode, env: VerbEnv): VerbRun {
 /** Runs a document's verbs; running past the last one hangs up (Twilio). */
 export function* runVerbs(verbs: MarkupNode[], env: VerbEnv): VerbRun {
   if (verbs.length === 0) env.answer();
-  for (const node of verbs) {
+  for (const [index, node] of verbs.entries()) {
     if (unemulatedVerbs.includes(node.name)) {
       env.alert(12200, `<${node.name}> is not emulated by the sandbox and was skipped`, "warning");
       continue;
     }
-    // answerOnBridge: an inbound caller keeps ringing until the dialled party answers.
-    if (node.name !== "Reject" && !answersOnBridge(node)) env.answer();
+    // answerOnBridge: an inbound caller keeps ringing until the dialled party answers. "If <Pause> is the
+    // first verb in a TwiML document, Twilio will wait the specified number of seconds before picking up
+    // the call": the verb after it answers (or rejects), and a document that is only the Pause picks up at its end.
+    const delaysPickup = index === 0 && node.name === "Pause";
+    if (node.name !== "Reject" && !answersOnBridge(node) && !delaysPickup) env.answer();
     env.verbStarted(node);
     env.timeline("verb.start", { verb: node.name, line: node.position.line });
     const outcome = yield* runVerb(node, env);
     env.timeline("verb.end", { verb: node.name, outcome: outcome.type });
+    if (delaysPickup && verbs.length === 1 && outcome.type === "next") env.answer();
     if (outcome.type !== "next") return outcome;
   }
   return { type: "hangup", endOfDocument: true };

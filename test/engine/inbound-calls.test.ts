@@ -67,6 +67,8 @@ describe("inbound calls", () => {
   it("a caller who hangs up ends an answered call completed; the caller's script drives the timing", async () => {
     await h.routeMainNumber("/voice", { statusCallback: h.app.url("/status") });
     const response = new VoiceResponse();
+    // A greeting first: a Pause that opens the document would delay pickup.
+    response.say("Hello");
     response.pause({ length: 60 });
     h.app.on("/voice", response.toString());
     await ring({ caller: { hangupAfter: "12s" } });

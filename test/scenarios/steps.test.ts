@@ -99,7 +99,7 @@ expect:
 name: timed hangup
 numbers:
   - number: "+14155550100"
-    voice: <Response><Pause length="60"/></Response>
+    voice: <Response><Say>Hello</Say><Pause length="60"/></Response>
 steps:
   - at: 10s
     call: { id: c1, from: "+14155550123", to: "+14155550100" }
@@ -173,7 +173,7 @@ expect:
 name: app actions
 numbers:
   - number: "+14155550100"
-    voice: <Response><Pause length="60"/></Response>
+    voice: <Response><Say>Hello</Say><Pause length="60"/></Response>
 steps:
 ${ring}
   - at: 5s
@@ -203,7 +203,7 @@ expect:
 name: state over time
 numbers:
   - number: "+14155550100"
-    voice: <Response><Pause length="20"/></Response>
+    voice: <Response><Say>Hello</Say><Pause length="20"/></Response>
 steps:
 ${ring}
   - at: ${at}
