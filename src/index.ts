@@ -44,6 +44,8 @@ export function createSandbox(options: CreateSandboxOptions = {}): Sandbox {
     fetch: (input, init) => fetchDoor(input, init),
     setParty: (number, behaviour) => void core.calls.setParty(number, behaviour),
   });
+  // reset() and restore() replace the calls, texts and parties phones know: the next phone() starts anew.
+  core.onStateReplaced(() => phones.forget());
   return Object.assign(core, {
     handlers,
     fetch: fetchDoor,

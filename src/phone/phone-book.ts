@@ -12,6 +12,8 @@ export interface PhoneBook {
   call(input: { from: string; to: string }): PhoneCall;
   /** Fails on any call or text to a phone that no expectation claimed (phones that allow it aside). */
   verify(): Promise<void>;
+  /** Drops every phone (after the sandbox's state is replaced: its calls, texts and parties are gone). */
+  forget(): void;
 }
 
 export interface PhoneBookOptions extends PhoneTransportOptions {
@@ -35,6 +37,9 @@ export function createPhoneBook(options: PhoneBookOptions): PhoneBook {
     call: ({ from, to }) => phone(from).call(to),
     async verify() {
       for (const p of phones.values()) await p.verify();
+    },
+    forget() {
+      phones.clear();
     },
   };
 }

@@ -165,6 +165,23 @@ describe("a phone the app calls (sandbox.phone)", () => {
     await sandbox.phones.verify();
   });
 
+  it("after sandbox.reset() phones start anew: ids restart from the seed, and earlier claims do not hide new calls", async () => {
+    const sandbox = await sandboxWith({ voice: "<Response/>" });
+    const call = async () => {
+      const frank = sandbox.phone("+14155550192");
+      await placeCall(sandbox, frank.number, "<Response><Say>Hi</Say></Response>");
+      const answered = frank.expectCall().answer().expectSay("Hi");
+      await answered;
+      return answered.sid;
+    };
+    sandbox.reset();
+    const first = await call();
+    sandbox.reset();
+    // The same sid again: a phone kept from before would take it for the call it already claimed.
+    expect(await call()).toBe(first);
+    await sandbox.phones.verify();
+  });
+
   it("expectCall({ from }) and expectSms(pattern) fail on something else arriving first", async () => {
     const sandbox = await sandboxWith({
       voice: "<Response/>",
