@@ -1,7 +1,8 @@
 // The full, deterministic timeline of a scenario's calls and messages, as text a snapshot file keeps and a diff reads.
-import type { PlayedSandbox } from "./played-sandbox.js";
+
 import type { HandlerHost } from "./handler-host.js";
 import type { Observer } from "./observe.js";
+import type { PlayedSandbox } from "./played-sandbox.js";
 
 interface Line {
   at: number;
