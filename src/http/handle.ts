@@ -62,7 +62,7 @@ export function createHandle(routes: AnyRoute[], given: RouteServices): Handle {
       }
       return response;
     } catch (error) {
-      return renderError(surface, error);
+      return renderError(surface, error, request.path);
     }
   };
   // Faults and the request journal wrap the core in one place, so every door gets them.

@@ -45,7 +45,11 @@ export function observeRequests(
     if (fault?.delay_ms) await waitRealTime(fault.delay_ms);
     const response =
       fault?.status !== undefined
-        ? renderError(trace.surface, errors.injectedFault(fault.status, fault.id, fault.message))
+        ? renderError(
+            trace.surface,
+            errors.injectedFault(fault.status, fault.id, fault.message),
+            request.path,
+          )
         : await serve(request, trace);
 
     const journal = services.journal;

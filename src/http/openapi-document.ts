@@ -125,7 +125,8 @@ const errorSchemas: Record<string, JsonSchema> = {
     type: "object",
     description: "Twilio's error body",
     properties: {
-      code: { type: "integer" },
+      // Every code is one of Twilio's (https://www.twilio.com/docs/api/errors), never a bare HTTP status.
+      code: { type: "integer", minimum: 10000 },
       message: { type: "string" },
       more_info: { type: "string" },
       status: { type: "integer" },

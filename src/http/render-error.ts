@@ -1,19 +1,22 @@
 // The one place errors become responses: Twilio's error body, JSON:API errors, or admin JSON.
 import { isSandboxError, SandboxError } from "../domain/errors.js";
+import { twilioCodeFor } from "./account-api/error-codes.js";
 import { jsonApi, jsonResponse, twilioJson } from "./respond.js";
 import type { SandboxResponse, Surface } from "./types.js";
 
 const moreInfo = (code: number) => `https://www.twilio.com/docs/errors/${code}`;
 
-export function renderError(surface: Surface, error: unknown): SandboxResponse {
+/** `path` lets an account API error without a Twilio code of its own take the one its resource documents. */
+export function renderError(surface: Surface, error: unknown, path = ""): SandboxResponse {
   const failure: SandboxError = isSandboxError(error) ? error : internalError(error);
   let response: SandboxResponse;
   if (surface === "account") {
     // Twilio's key order: code, message, more_info, status (auth errors add detail).
+    const code = twilioCodeFor(failure, path);
     response = twilioJson(failure.status, {
-      code: failure.code,
+      code,
       message: failure.message,
-      more_info: moreInfo(failure.code),
+      more_info: moreInfo(code),
       status: failure.status,
       ...(failure.status === 401 ? { detail: failure.message.replace(/^Authenticate: /, "") } : {}),
     });

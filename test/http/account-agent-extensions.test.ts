@@ -52,7 +52,7 @@ describe.each(doorNames)("account agent extensions via %s", (door) => {
       auth: acmeAuth,
       form: { Status: "sleeping" },
     });
-    expect(bad.json).toMatchObject({ status: 400, code: 400 });
+    expect(bad.json).toMatchObject({ status: 400, code: 20422 });
     expect(stateOf()).toBe(before);
   });
 

@@ -72,7 +72,7 @@ describe.each(doorNames)("available phone numbers via %s", (door) => {
       code: 20404,
     });
     const bad = await ctx.call("GET", `${base}/US/Local.json?AreaCode=41`, { auth: acmeAuth });
-    expect(bad.json).toMatchObject({ status: 400, code: 400 });
+    expect(bad.json).toMatchObject({ status: 400, code: 20422 });
   });
 
   it("stops offering a number once it is assigned", async () => {

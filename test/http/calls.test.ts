@@ -89,7 +89,7 @@ describe.each(doorNames)("calls via %s", (door) => {
       [{ to: customer, from: fixtures.acme.mainNumber }, 21205],
       [{ to: customer, from: fixtures.acme.mainNumber, url: "not a url" }, 21205],
       [{ to: customer, from: "+14155550101", url: "https://a.example.com" }, 21210],
-      [{ to: customer, from: fixtures.acme.mainNumber, url: "https://a.example.com", method: "PUT" }, 400],
+      [{ to: customer, from: fixtures.acme.mainNumber, url: "https://a.example.com", method: "PUT" }, 21209],
       [
         {
           to: customer,
@@ -97,7 +97,7 @@ describe.each(doorNames)("calls via %s", (door) => {
           url: "https://a.example.com",
           statusCallbackEvent: ["hangup"],
         },
-        400,
+        21626,
       ],
     ];
     for (const [params, code] of cases) {

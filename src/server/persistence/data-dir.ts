@@ -356,7 +356,7 @@ export async function openDataDir(
           await waitFor(appendedSeq);
         } catch (error) {
           // Never acknowledge a change that is not on disk.
-          return renderError(surfaceOf(request.path), error);
+          return renderError(surfaceOf(request.path), error, request.path);
         }
         return response;
       };
