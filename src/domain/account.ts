@@ -17,6 +17,12 @@ export const accountSchema = z
     // Twilio's test credentials (see engine/test-credentials.ts); snapshots from before they existed lack them.
     test_account_sid: sid("AC").optional(),
     test_auth_token: z.string().min(1).optional(),
+    /** Twilio subaccounts: the parent whose master credentials also act on this account (null: a main account). */
+    parent_account_sid: sid("AC").nullable().default(null),
+    /** Twilio's `closed` status: a subaccount closed for good (carrier status stays `suspended`). */
+    closed_at: instant.nullable().default(null),
+    /** Twilio's "HTTP Basic authentication for media": recording media then needs the account's credentials. */
+    media_auth: z.boolean().default(false),
     created_at: instant,
     updated_at: instant,
   })

@@ -11,6 +11,9 @@ const account = (sid: string, status: "active" | "suspended" = "active") => ({
   metadata: {},
   auth_token: "token-token-token-1",
   ...deriveTestCredentials(sid, "token-token-token-1"),
+  parent_account_sid: null,
+  closed_at: null,
+  media_auth: false,
   created_at: 0,
   updated_at: 0,
 });

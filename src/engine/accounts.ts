@@ -19,6 +19,9 @@ export interface AccountInput {
   test_account_sid?: string | undefined;
   test_auth_token?: string | undefined;
   status?: AccountStatus | undefined;
+  /** Makes the new account a Twilio subaccount of this one. */
+  parent_account_sid?: string | null | undefined;
+  media_auth?: boolean | undefined;
 }
 
 export interface AccountChanges {
@@ -26,6 +29,7 @@ export interface AccountChanges {
   status?: AccountStatus | undefined;
   default_tts_voice?: string | undefined;
   metadata?: Record<string, unknown> | undefined;
+  media_auth?: boolean | undefined;
 }
 
 /** Twilio's test credentials: the fixture's, or derived from the live ones. */
@@ -54,6 +58,9 @@ export function createAccount(ctx: EngineContext, input: AccountInput): Account 
       metadata: input.metadata ?? {},
       auth_token: authToken,
       ...testCredentials(sid, authToken, input),
+      parent_account_sid: input.parent_account_sid ?? null,
+      closed_at: null,
+      media_auth: input.media_auth ?? false,
       created_at: now,
       updated_at: now,
     });

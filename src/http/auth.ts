@@ -138,6 +138,11 @@ export function authorize(
       ? errors.unauthenticated("this admin route needs Authorization: Bearer <admin token>", "Bearer")
       : errors.forbidden("This admin route needs the admin token (--admin-token).");
   }
+  // Recording media is public, as Twilio serves it, unless its account turned media auth on.
+  if (requirement.kind === "account" && requirement.publicMedia && !path.endsWith(".json")) {
+    const owner = store.accounts.get(pathAccountSid ?? "");
+    if (owner && !owner.media_auth) return;
+  }
   if (principal.kind === "anonymous") {
     throw errors.unauthenticated(
       requirement.kind === "carrier"
@@ -158,7 +163,10 @@ export function authorize(
   }
 
   // Account API.
-  const accountSid = pathAccountSid ?? "";
+  // Routes without an account in the path (the account list, subaccount create) act on the caller's own.
+  const accountSid =
+    pathAccountSid ??
+    (principal.kind === "account" || principal.kind === "api-key" ? principal.accountSid : "");
   if (principal.kind === "carrier") {
     if (requirement.carrier === "allowed" || requirement.carrier === "only") {
       if (!store.accounts.has(accountSid)) throw errors.notFound(path);
@@ -187,7 +195,12 @@ export function authorize(
   const account = store.accounts.get(principal.accountSid);
   if (!account) throw errors.unauthenticated("the account of these credentials no longer exists", "Basic");
   if (account.status === "suspended") throw errors.accountSuspended(account.sid);
-  if (principal.kind === "api-key" && !principal.scopes.includes(requirement.scope)) {
+  if (principal.kind === "api-key" && requirement.scope === null) {
+    throw errors.forbidden(
+      `API key ${principal.keySid} cannot manage accounts: as with Twilio's standard keys, this needs the account's AuthToken.`,
+    );
+  }
+  if (principal.kind === "api-key" && !principal.scopes.includes(requirement.scope!)) {
     throw errors.forbidden(
       `API key ${principal.keySid} lacks the ${requirement.scope} scope needed for this operation. It has: ${principal.scopes.join(", ") || "no scopes"}.`,
     );

@@ -224,9 +224,11 @@ function securityOf(route: AnyRoute): Record<string, string[]>[] {
   if (auth.carrier === "only") return [{ carrierToken: ["carrier_api"] }, ...test];
   return [
     { accountBasic: [] },
-    { apiKey: [auth.scope] },
+    ...(auth.scope === null ? [] : [{ apiKey: [auth.scope] }]),
     ...(auth.carrier === "allowed" ? [{ carrierToken: ["carrier_api"] }] : []),
     ...test,
+    // Recording media is public unless the account turns media auth on.
+    ...(auth.publicMedia ? [{}] : []),
   ];
 }
 

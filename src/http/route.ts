@@ -7,7 +7,17 @@ import type { HttpMethod, SandboxRequest, SandboxResponse, Surface } from "./typ
 
 export type AuthRequirement =
   /** Account API: the account's own credentials (master token, or an API key holding `scope`). */
-  | { kind: "account"; scope: AccountScope; carrier?: "allowed" | "only" }
+  | {
+      kind: "account";
+      /** The API key scope needed; `null`: the account's master credentials only (Twilio's standard keys cannot). */
+      scope: AccountScope | null;
+      carrier?: "allowed" | "only";
+      /**
+       * Recording media (a path without `.json`): public, as Twilio serves it, unless the account turned media
+       * auth on; then the credentials above are needed.
+       */
+      publicMedia?: boolean;
+    }
   /** Carrier API: the carrier key. */
   | { kind: "carrier" }
   /** Admin API (`/__sandbox`): the admin token when one is set. */

@@ -8,6 +8,7 @@ import { messageRoutes } from "./account-api/messages.js";
 import { queueRoutes } from "./account-api/queues.js";
 import { recordingRoutes } from "./account-api/recordings.js";
 import { transcriptionRoutes } from "./account-api/transcriptions.js";
+import { accountSettingsRoutes } from "./admin-api/account-settings.js";
 import { agentRoutes } from "./admin-api/agents.js";
 import { clockRoutes } from "./admin-api/clock.js";
 import { credentialRoutes } from "./admin-api/credentials.js";
@@ -62,6 +63,7 @@ export const routes: AnyRoute[] = [
   ...healthRoutes,
   ...stateRoutes,
   ...credentialRoutes,
+  ...accountSettingsRoutes,
   ...engineRoutes,
   ...clockRoutes,
   ...requestRoutes,

@@ -123,10 +123,40 @@ describe.each(doorNames)("recordings via %s", (door) => {
     expect(parsed.format.duration).toBeLessThan(12.1);
   });
 
-  it("guards media with the recording scopes, and 404s unknown recordings", async () => {
-    const { recording } = setup();
+  it("serves media without credentials, as Twilio does, until the account turns media auth on", async () => {
+    const { call, recording } = setup();
+    // The RecordingUrl a webhook carries, fetched as an app would: no credentials, following the redirect.
+    for (const path of [
+      `${base}/Recordings/${recording.sid}`,
+      `${base}/Recordings/${recording.sid}.mp3`,
+      `${base}/Calls/${call.sid}/Recordings/${recording.sid}.wav`,
+    ]) {
+      const media = await fetch(`${ctx.baseUrl}${path}`);
+      expect(media.status, path).toBe(200);
+      expect(media.headers.get("content-type"), path).toMatch(/^audio\//);
+    }
+    // The resource itself still needs the account's credentials.
+    expect((await ctx.call("GET", `${base}/Recordings/${recording.sid}.json`)).status).toBe(401);
+
+    const settings = `/__sandbox/accounts/${fixtures.acme.sid}/settings`;
+    const turnedOn = await ctx.call("PATCH", settings, {
+      json: { media_auth: true },
+      headers: { "content-type": "application/json" },
+    });
+    expect(turnedOn.json).toEqual({ account_sid: fixtures.acme.sid, media_auth: true });
     const anonymous = await ctx.call("GET", `${base}/Recordings/${recording.sid}.mp3`);
-    expect(anonymous.status).toBe(401);
+    expect([anonymous.status, anonymous.json.code]).toEqual([401, 20003]);
+    const authed = await ctx.call("GET", `${base}/Recordings/${recording.sid}.mp3`, { auth: acmeAuth });
+    expect(authed.status).toBe(200);
+    const readKey = await ctx.call("GET", `${base}/Recordings/${recording.sid}`, {
+      auth: { bearer: fixtures.acme.readKey.key },
+    });
+    expect(readKey.status).toBe(200);
+    expect((await ctx.call("GET", settings)).json.media_auth).toBe(true);
+  });
+
+  it("guards media of other accounts, and 404s unknown recordings", async () => {
+    const { recording } = setup();
     const other = await ctx.call(
       "GET",
       `/2010-04-01/Accounts/${fixtures.globex.sid}/Recordings/${recording.sid}.wav`,
@@ -176,3 +206,26 @@ describe.each(doorNames)("recordings via %s", (door) => {
     expect(await client.transcriptions.list()).toHaveLength(0);
   });
 });
+
+describe.each(doorNames)(
+  "recording media of an account whose fixture turns media auth on, via %s",
+  (door) => {
+    const ctx = useDoor(door, {
+      fixtures: {
+        carrier: { api_key: fixtures.carrierKey },
+        accounts: [
+          { sid: fixtures.acme.sid, name: "Acme", auth_token: fixtures.acme.authToken, media_auth: true },
+        ],
+      },
+    });
+
+    it("answers 401 without the account's credentials and the audio with them", async () => {
+      const recording = insertRecording(ctx.sandbox, insertCall(ctx.sandbox));
+      const path = `${base}/Recordings/${recording.sid}.wav`;
+      expect((await ctx.call("GET", path)).status).toBe(401);
+      expect((await ctx.call("GET", path, { auth: acmeAuth })).headers.get("content-type")).toBe(
+        "audio/x-wav",
+      );
+    });
+  },
+);

@@ -166,8 +166,8 @@ const mediaRoutes = (path: string, extension: "wav" | "mp3") =>
     method: "GET",
     path: `${path}.${extension}`,
     surface: "account",
-    summary: `Download the recording as ${extension.toUpperCase()} (302 to the media file; format= overrides)`,
-    auth: { kind: "account", scope: "recordings_read" },
+    summary: `Download the recording as ${extension.toUpperCase()} (302 to the media file; format= overrides); public unless the account turns media auth on`,
+    auth: { kind: "account", scope: "recordings_read", publicMedia: true },
     query: mediaQuery,
     status: 302,
     redirect: {
@@ -187,8 +187,9 @@ const fetchRoute = (path: string) =>
     method: "GET",
     path,
     surface: "account",
-    summary: "Fetch a recording (.json), or its media without an extension",
-    auth: { kind: "account", scope: "recordings_read" },
+    summary:
+      "Fetch a recording (.json), or its media without an extension (public unless the account turns media auth on)",
+    auth: { kind: "account", scope: "recordings_read", publicMedia: true },
     query: mediaQuery.extend({ IncludeSoftDeleted: z.string().optional() }),
     response: recordingResource,
     redirect: {
