@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { type Account, accountSchema } from "./account.js";
 import { type ApiKey, apiKeySchema } from "./api-key.js";
+import { type Application, applicationSchema } from "./application.js";
 import { type Call, callSchema } from "./call.js";
 import {
   type AgentExtension,
@@ -24,6 +25,7 @@ import {
 } from "./conference.js";
 import { eventSchema, type SandboxEvent } from "./event.js";
 import { type Message, messageSchema } from "./message.js";
+import { type OutgoingCallerId, outgoingCallerIdSchema } from "./outgoing-caller-id.js";
 import { type PhoneNumber, phoneNumberSchema } from "./phone-number.js";
 import { type Queue, type QueueMember, queueMemberSchema, queueSchema } from "./queue.js";
 import { type Rate, rateSchema } from "./rate.js";
@@ -50,6 +52,8 @@ export const storeSnapshotSchema = z.object({
   participants: z.array(participantSchema).default([]),
   queues: z.array(queueSchema).default([]),
   queueMembers: z.array(queueMemberSchema).default([]),
+  applications: z.array(applicationSchema).default([]),
+  outgoingCallerIds: z.array(outgoingCallerIdSchema).default([]),
 });
 export type StoreSnapshot = z.infer<typeof storeSnapshotSchema>;
 
@@ -59,7 +63,11 @@ export const tableDefinitions = {
     owner: { kind: "root" },
     id: (a: Account) => a.sid,
     // testSid: Basic auth with Twilio test credentials names the account by its test sid.
-    indexes: { status: (a: Account) => a.status, testSid: (a: Account) => a.test_account_sid },
+    indexes: {
+      status: (a: Account) => a.status,
+      testSid: (a: Account) => a.test_account_sid,
+      parent: (a: Account) => a.parent_account_sid,
+    },
   },
   phoneNumbers: {
     name: "phoneNumbers",
@@ -205,6 +213,21 @@ export const tableDefinitions = {
     owner: { kind: "parent", table: "queues", index: "queue" },
     id: (m: QueueMember) => m.call_sid,
     indexes: { queue: (m: QueueMember) => m.queue_sid },
+  },
+  applications: {
+    name: "applications",
+    owner: { kind: "account", index: "account" },
+    id: (a: Application) => a.sid,
+    indexes: { account: (a: Application) => a.account_sid },
+  },
+  outgoingCallerIds: {
+    name: "outgoingCallerIds",
+    owner: { kind: "account", index: "account" },
+    id: (c: OutgoingCallerId) => c.sid,
+    indexes: {
+      account: (c: OutgoingCallerId) => c.account_sid,
+      number: (c: OutgoingCallerId) => `${c.account_sid}:${c.phone_number}`,
+    },
   },
 } satisfies { [K in keyof StoreSnapshot]: TableDefinition<StoreSnapshot[K][number]> & { owner: Ownership } };
 

@@ -1,5 +1,6 @@
 // Accounts: create, change, suspend and delete, with the cascades the spec describes.
 import { type Account, type AccountStatus, defaultTtsVoice } from "../domain/account.js";
+import { errors } from "../domain/errors.js";
 import { found } from "../domain/found.js";
 import { type ReleasedTable, rowsOwnedBy } from "../domain/ownership.js";
 import { deriveTestCredentials } from "../domain/test-credentials.js";
@@ -70,6 +71,12 @@ export function createAccount(ctx: EngineContext, input: AccountInput): Account 
 }
 
 export function updateAccount(ctx: EngineContext, account: Account, changes: AccountChanges): Account {
+  if (account.closed_at !== null && changes.status === "active") {
+    throw errors.unprocessable(
+      `Account ${account.sid} was closed as a Twilio subaccount, and a closed account stays closed; create a new one instead.`,
+      { pointer: "/data/attributes/status" },
+    );
+  }
   return ctx.store.transact(() => {
     const updated = ctx.store.accounts.replace(withChanges(account, changes, ctx.clock.now()));
     if (changes.status !== undefined && changes.status !== account.status) {
@@ -121,6 +128,8 @@ const releasers: {
  */
 export function deleteAccount(ctx: EngineContext, account: Account): void {
   ctx.store.transact(() => {
+    // Twilio subaccounts go with their parent.
+    for (const sub of ctx.store.accounts.where("parent", account.sid)) deleteAccount(ctx, sub);
     const released = new Set<string>();
     releasers.phoneNumbers(ctx, account, released);
     for (const { table, ids } of rowsOwnedBy(ctx.store, account.sid)) {

@@ -3,20 +3,21 @@ import type { Call } from "../domain/call.js";
 import { errors } from "../domain/errors.js";
 import { createCallRecord, type NewCall } from "./calls.js";
 import type { EngineContext } from "./context.js";
+import { verifiedCallerId } from "./outgoing-caller-ids.js";
 
 /**
  * Places a call from the account API. Twilio needs markup (Url, Twiml or ApplicationSid: 21205 when none)
- * and a caller ID the account owns (21210 otherwise); the call starts `queued`.
+ * and a caller ID the account owns or verified (21210 otherwise); the call starts `queued`.
  */
 export function placeCall(ctx: EngineContext, input: Omit<NewCall, "direction" | "phoneNumberSid">): Call {
   assertCallMarkup(input);
   const owned = ctx.store.phoneNumbers
     .where("number", input.from)
     .find((number) => number.account_sid === input.accountSid);
-  if (!owned) {
+  if (!owned && !verifiedCallerId(ctx, input.accountSid, input.from)) {
     throw errors.invalidParameter(
       "From",
-      `The source phone number provided, ${input.from}, is not yet verified for your account. Use one of the account's incoming phone numbers as From.`,
+      `The source phone number provided, ${input.from}, is not yet verified for your account. Use one of the account's incoming phone numbers or verified outgoing caller IDs as From.`,
       21210,
     );
   }
@@ -25,7 +26,7 @@ export function placeCall(ctx: EngineContext, input: Omit<NewCall, "direction" |
     ...input,
     twiml: input.url ? null : (input.twiml ?? null),
     direction: "outbound-api",
-    phoneNumberSid: owned.sid,
+    phoneNumberSid: owned?.sid ?? null,
   });
 }
 

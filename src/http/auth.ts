@@ -187,7 +187,10 @@ export function authorize(
       "Only carrier administrators may provision numbers: authenticate with the carrier API key. Account credentials cannot do this.",
     );
   }
-  if (principal.accountSid !== accountSid) {
+  // Twilio: a parent's master credentials act on its subaccounts too.
+  const target = principal.accountSid === accountSid ? undefined : store.accounts.get(accountSid);
+  const parentActs = principal.kind === "account" && target?.parent_account_sid === principal.accountSid;
+  if (principal.accountSid !== accountSid && !parentActs) {
     throw errors.forbidden(
       `These credentials belong to account ${principal.accountSid} and cannot act on ${accountSid}.`,
     );
@@ -195,6 +198,10 @@ export function authorize(
   const account = store.accounts.get(principal.accountSid);
   if (!account) throw errors.unauthenticated("the account of these credentials no longer exists", "Basic");
   if (account.status === "suspended") throw errors.accountSuspended(account.sid);
+  // A suspended subaccount stays manageable by its parent (to reactivate it), and serves nothing else.
+  if (target && target.status === "suspended" && requirement.scope !== null) {
+    throw errors.accountSuspended(target.sid);
+  }
   if (principal.kind === "api-key" && requirement.scope === null) {
     throw errors.forbidden(
       `API key ${principal.keySid} cannot manage accounts: as with Twilio's standard keys, this needs the account's AuthToken.`,

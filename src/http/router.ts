@@ -45,7 +45,12 @@ export function createRouter(routes: AnyRoute[]) {
   // Routes by method, first two segments and segment count: a lookup tries only a handful of patterns,
   // however many routes the table holds.
   const buckets = new Map<string, CompiledRoute[]>();
-  const prefixOf = (path: string) => path.split("/", 3).join("/");
+  // `/2010-04-01/Accounts.json` shares its bucket with `/2010-04-01/Accounts`: the suffix is not part of the prefix.
+  const prefixOf = (path: string) =>
+    path
+      .split("/", 3)
+      .join("/")
+      .replace(/\.json$/, "");
   const keyOf = (method: string, path: string) => `${method} ${prefixOf(path)} ${segmentCount(path)}`;
   const all: CompiledRoute[] = [];
   for (const route of routes) {

@@ -1,13 +1,17 @@
 // The route table: every route of every surface, as data.
+import { accountRoutes } from "./account-api/accounts.js";
 import { agentExtensionRoutes } from "./account-api/agent-extensions.js";
+import { applicationRoutes } from "./account-api/applications.js";
 import { availablePhoneNumberRoutes } from "./account-api/available-phone-numbers.js";
 import { callRoutes } from "./account-api/calls.js";
 import { conferenceRoutes } from "./account-api/conferences.js";
 import { incomingPhoneNumberRoutes } from "./account-api/incoming-phone-numbers.js";
 import { messageRoutes } from "./account-api/messages.js";
+import { outgoingCallerIdRoutes } from "./account-api/outgoing-caller-ids.js";
 import { queueRoutes } from "./account-api/queues.js";
 import { recordingRoutes } from "./account-api/recordings.js";
 import { transcriptionRoutes } from "./account-api/transcriptions.js";
+import { usageRoutes } from "./account-api/usage-records.js";
 import { accountSettingsRoutes } from "./admin-api/account-settings.js";
 import { agentRoutes } from "./admin-api/agents.js";
 import { clockRoutes } from "./admin-api/clock.js";
@@ -36,6 +40,10 @@ import { carrierTtsEventRoutes } from "./carrier-api/tts-events.js";
 import type { AnyRoute } from "./route.js";
 
 export const routes: AnyRoute[] = [
+  ...accountRoutes,
+  ...usageRoutes,
+  ...applicationRoutes,
+  ...outgoingCallerIdRoutes,
   ...incomingPhoneNumberRoutes,
   ...callRoutes,
   ...messageRoutes,

@@ -68,6 +68,8 @@ interface Cell {
   path: (s: Seeded) => string;
   scope: AccountScope;
   form?: Record<string, string>;
+  /** Recording media: public unless the account turns media auth on, which these rows do first. */
+  mediaAuth?: true;
 }
 
 const customer = "+15558675310";
@@ -106,9 +108,24 @@ const scopeMatrix: Cell[] = [
   { method: "GET", path: () => `${base}/Recordings.json`, scope: "recordings_read" },
   { method: "GET", path: (s) => `${base}/Calls/${s.call.sid}/Recordings.json`, scope: "recordings_read" },
   { method: "GET", path: (s) => `${base}/Recordings/${s.recording.sid}.json`, scope: "recordings_read" },
-  { method: "GET", path: (s) => `${base}/Recordings/${s.recording.sid}`, scope: "recordings_read" },
-  { method: "GET", path: (s) => `${base}/Recordings/${s.recording.sid}.wav`, scope: "recordings_read" },
-  { method: "GET", path: (s) => `${base}/Recordings/${s.recording.sid}.mp3`, scope: "recordings_read" },
+  {
+    method: "GET",
+    path: (s) => `${base}/Recordings/${s.recording.sid}`,
+    scope: "recordings_read",
+    mediaAuth: true,
+  },
+  {
+    method: "GET",
+    path: (s) => `${base}/Recordings/${s.recording.sid}.wav`,
+    scope: "recordings_read",
+    mediaAuth: true,
+  },
+  {
+    method: "GET",
+    path: (s) => `${base}/Recordings/${s.recording.sid}.mp3`,
+    scope: "recordings_read",
+    mediaAuth: true,
+  },
   { method: "DELETE", path: (s) => `${base}/Recordings/${s.recording.sid}.json`, scope: "recordings_write" },
   { method: "GET", path: () => `${base}/Transcriptions.json`, scope: "recordings_read" },
   {
@@ -266,6 +283,10 @@ describe.each(doorNames)("account API scope matrix via %s", (door) => {
       const refusedKey = await mint(others);
       const allowedKey = await mint([cell.scope]);
       const options = (key: string) => ({ auth: { bearer: key }, ...(cell.form ? { form: cell.form } : {}) });
+      if (cell.mediaAuth) {
+        const account = ctx.sandbox.store.accounts.get(fixtures.acme.sid)!;
+        ctx.sandbox.store.accounts.replace({ ...account, media_auth: true });
+      }
 
       const before = JSON.stringify(ctx.sandbox.snapshot());
       const refused = await ctx.call(cell.method, path, options(refusedKey));
