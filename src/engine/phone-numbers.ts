@@ -1,6 +1,14 @@
 // The carrier's number inventory, and the assignment of numbers to accounts (incoming phone numbers).
 import { errors } from "../domain/errors.js";
-import { blankHandlers, type NumberHandlers, type PhoneNumber } from "../domain/phone-number.js";
+import {
+  blankHandlers,
+  type NumberHandlers,
+  type numberTypes,
+  type PhoneNumber,
+} from "../domain/phone-number.js";
+
+type NumberType = (typeof numberTypes)[number];
+
 import type { EngineContext } from "./context.js";
 import { recordEvent } from "./events.js";
 import { definedOnly, withChanges } from "./record-changes.js";
@@ -124,15 +132,21 @@ export function removePhoneNumber(ctx: EngineContext, number: PhoneNumber): void
 export function provisionNumber(
   ctx: EngineContext,
   accountSid: string,
-  request: { phoneNumber?: string | undefined; areaCode?: string | undefined },
+  request: {
+    phoneNumber?: string | undefined;
+    areaCode?: string | undefined;
+    /** Twilio's typed lists (`IncomingPhoneNumbers/Local`, `/TollFree`, `/Mobile`) take numbers of one type. */
+    numberType?: NumberType | undefined;
+  },
   handlers: Partial<NumberHandlers>,
 ): PhoneNumber {
   let e164 = request.phoneNumber;
+  const ofType = (n: PhoneNumber) => request.numberType === undefined || n.number_type === request.numberType;
   if (!e164 && request.areaCode) {
     const prefix = `+1${request.areaCode}`;
     const candidate = ctx.store.phoneNumbers
       .where("status", "available")
-      .find((n) => n.number.startsWith(prefix));
+      .find((n) => n.number.startsWith(prefix) && ofType(n));
     if (!candidate) {
       throw errors.invalidParameter(
         "AreaCode",
@@ -147,6 +161,14 @@ export function provisionNumber(
       "PhoneNumber",
       "Missing required parameter PhoneNumber (or AreaCode).",
       21421,
+    );
+  }
+  const stocked = ctx.store.phoneNumbers.findOne("number", e164);
+  if (stocked && !ofType(stocked)) {
+    throw errors.invalidParameter(
+      "PhoneNumber",
+      `PhoneNumber ${e164} is a ${stocked.number_type} number, not ${request.numberType}: create it under its own type's list, or IncomingPhoneNumbers itself.`,
+      21422,
     );
   }
   return assignNumber(ctx, accountSid, e164, handlers);

@@ -297,4 +297,44 @@ describe.each(doorNames)("incoming phone numbers via %s", (door) => {
       expect(res.json.status).toBe(413);
     });
   });
+
+  it("serves Twilio's typed lists and creates: Local, TollFree and Mobile", async () => {
+    const carrier = asCarrier().incomingPhoneNumbers;
+    const tollFree = await carrier.tollFree.create({ phoneNumber: fixtures.available.tollFree });
+    expect(tollFree.phoneNumber).toBe(fixtures.available.tollFree);
+    const local = await carrier.local.create({ phoneNumber: fixtures.available.us2 });
+    // AreaCode picks an available number of the list's type.
+    const byArea = await ctx.call("POST", `${base}/Local.json`, {
+      auth: carrierAuth,
+      form: { AreaCode: "212" },
+    });
+    expect([byArea.status, byArea.json.phone_number]).toEqual([201, fixtures.available.ny]);
+    const noTollFree = await ctx.call("POST", `${base}/TollFree.json`, {
+      auth: carrierAuth,
+      form: { AreaCode: "415" },
+    });
+    expect([noTollFree.status, noTollFree.json.code]).toEqual([400, 21452]);
+    const mobile = await carrier.mobile.create({ phoneNumber: "+447700900123" });
+    const client = ctx.twilioClient().incomingPhoneNumbers;
+    expect((await client.tollFree.list()).map((n) => n.phoneNumber)).toEqual([fixtures.available.tollFree]);
+    expect((await client.mobile.list()).map((n) => n.phoneNumber)).toEqual([mobile.phoneNumber]);
+    const locals = (await client.local.list()).map((n) => n.phoneNumber);
+    expect(locals).toContain(local.phoneNumber);
+    expect(locals).toContain(fixtures.acme.mainNumber);
+    expect(locals).not.toContain(fixtures.available.tollFree);
+    expect((await client.local.list({ phoneNumber: local.phoneNumber })).length).toBe(1);
+    const page = await ctx.call("GET", `${base}/Local.json?PageSize=1`, { auth: acmeAuth });
+    expect(page.json.uri).toBe(`${base}/Local.json?PageSize=1&Page=0`);
+
+    // A number of another type is refused on a typed create, and nothing changes.
+    expect((await carrier.local.create({ phoneNumber: fixtures.available.gb })).phoneNumber).toBe(
+      fixtures.available.gb,
+    );
+    const before = stateOf();
+    await expect(carrier.tollFree.create({ phoneNumber: fixtures.available.us })).rejects.toMatchObject({
+      status: 400,
+      code: 21422,
+    });
+    expect(stateOf()).toBe(before);
+  });
 });

@@ -51,26 +51,8 @@ export const callResource = z.object({
 });
 export type CallResource = z.infer<typeof callResource>;
 
-const callSubresources = [
-  "notifications",
-  "recordings",
-  "feedback",
-  "feedback_summaries",
-  "payments",
-  "events",
-  "siprec",
-  "streams",
-  "transcriptions",
-  "user_defined_message_subscriptions",
-  "user_defined_messages",
-];
-const subresourcePath: Record<string, string> = {
-  feedback: "Feedback",
-  feedback_summaries: "FeedbackSummary",
-  user_defined_message_subscriptions: "UserDefinedMessageSubscriptions",
-  user_defined_messages: "UserDefinedMessages",
-  siprec: "Siprec",
-};
+/** The call's subresources this sandbox serves (Twilio lists more; an unserved one is left out, not advertised). */
+const callSubresources = ["recordings"];
 
 export function renderCall(call: Call): CallResource {
   const uri = accountPath(call.account_sid, `Calls/${call.sid}.json`);
@@ -103,10 +85,7 @@ export function renderCall(call: Call): CallResource {
     trunk_sid: call.trunk_sid,
     uri,
     subresource_uris: Object.fromEntries(
-      callSubresources.map((key) => [
-        key,
-        `${base}/${subresourcePath[key] ?? key.charAt(0).toUpperCase() + key.slice(1)}.json`,
-      ]),
+      callSubresources.map((key) => [key, `${base}/${key.charAt(0).toUpperCase() + key.slice(1)}.json`]),
     ),
   };
 }

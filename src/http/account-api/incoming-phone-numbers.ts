@@ -1,7 +1,7 @@
 // IncomingPhoneNumbers: numbers assigned to the account and the handlers that receive their calls and messages.
 import { z } from "zod";
 import { ownedBy } from "../../domain/found.js";
-import type { NumberHandlers, PhoneNumber } from "../../domain/phone-number.js";
+import type { NumberHandlers, numberTypes, PhoneNumber } from "../../domain/phone-number.js";
 import { provisionNumber, releaseNumber, updateHandlers } from "../../engine/phone-numbers.js";
 import { buyTestNumber } from "../../engine/test-credentials.js";
 import { rfc2822 } from "../format.js";
@@ -11,6 +11,8 @@ import { accountBase, accountPath, apiVersion } from "./base.js";
 import { formE164, formMethod, formUrl } from "./form-fields.js";
 import { listEnvelope, listSchema, pagingQuery } from "./paging.js";
 import { equals, queryFilters } from "./query-filters.js";
+
+type NumberType = (typeof numberTypes)[number];
 
 const collection = `${accountBase}/IncomingPhoneNumbers`;
 const instance = `${collection}/:Sid`;
@@ -97,7 +99,8 @@ export function renderIncomingPhoneNumber(number: PhoneNumber): IncomingPhoneNum
     type: number.number_type === "toll_free" ? "toll-free" : number.number_type,
     status: "active",
     uri,
-    subresource_uris: { assigned_add_ons: uri.replace(/\.json$/, "/AssignedAddOns.json") },
+    // Twilio lists assigned_add_ons, which is not served here.
+    subresource_uris: {},
   };
 }
 
@@ -162,20 +165,28 @@ function numberFilter(pattern: string): (number: string) => boolean {
   return (number) => regex.test(number);
 }
 
-export const incomingPhoneNumberRoutes = [
+/** Twilio's typed lists: the same numbers, of one type, under their own path. */
+const typedLists: { segment: string; type: NumberType }[] = [
+  { segment: "Local", type: "local" },
+  { segment: "TollFree", type: "toll_free" },
+  { segment: "Mobile", type: "mobile" },
+];
+
+const createRoute = (typed?: (typeof typedLists)[number]) =>
   defineRoute({
     method: "POST",
-    path: collection,
+    path: typed ? `${collection}/${typed.segment}` : collection,
     surface: "account",
-    summary:
-      "Provision a number from the carrier inventory and assign it to the account (carrier administrators only; test credentials buy a magic number, keeping nothing)",
+    summary: typed
+      ? `Provision a ${typed.type} number and assign it to the account (carrier administrators only)`
+      : "Provision a number from the carrier inventory and assign it to the account (carrier administrators only; test credentials buy a magic number, keeping nothing)",
     auth: { kind: "account", scope: "incoming_phone_numbers_write", carrier: "only" },
     body: createParams,
     errorCodes: { PhoneNumber: 21421, AreaCode: 21452 },
     status: 201,
     response: incomingPhoneNumberResource,
     handle({ params, body, services }) {
-      const request = { phoneNumber: body.PhoneNumber, areaCode: body.AreaCode };
+      const request = { phoneNumber: body.PhoneNumber, areaCode: body.AreaCode, numberType: typed?.type };
       const number = provisionNumber(services.context, params.AccountSid!, request, toHandlers(body));
       return twilioJson(201, renderIncomingPhoneNumber(number));
     },
@@ -189,12 +200,16 @@ export const incomingPhoneNumberRoutes = [
       });
       return twilioJson(201, renderIncomingPhoneNumber(number));
     },
-  }),
+  });
+
+const listRoute = (typed?: (typeof typedLists)[number]) =>
   defineRoute({
     method: "GET",
-    path: collection,
+    path: typed ? `${collection}/${typed.segment}` : collection,
     surface: "account",
-    summary: "List the account's incoming phone numbers",
+    summary: typed
+      ? `List the account's ${typed.type} incoming phone numbers`
+      : "List the account's incoming phone numbers",
     auth: { kind: "account", scope: "incoming_phone_numbers_read", carrier: "allowed" },
     query: listQuery,
     response: listSchema("incoming_phone_numbers", incomingPhoneNumberResource),
@@ -207,12 +222,14 @@ export const incomingPhoneNumberRoutes = [
         },
         FriendlyName: equals((n) => n.friendly_name),
       });
-      const records = services.context.store.phoneNumbers.where("account", accountSid).filter(given.matches);
+      const records = services.context.store.phoneNumbers
+        .where("account", accountSid)
+        .filter((n) => (typed === undefined || n.number_type === typed.type) && given.matches(n));
       return twilioJson(
         200,
         listEnvelope({
           key: "incoming_phone_numbers",
-          path: accountPath(accountSid, "IncomingPhoneNumbers.json"),
+          path: accountPath(accountSid, `IncomingPhoneNumbers${typed ? `/${typed.segment}` : ""}.json`),
           filters: given.echo,
           page: query,
           records,
@@ -221,7 +238,13 @@ export const incomingPhoneNumberRoutes = [
         }),
       );
     },
-  }),
+  });
+
+export const incomingPhoneNumberRoutes = [
+  // The typed lists come first: `IncomingPhoneNumbers/Local` would otherwise match `IncomingPhoneNumbers/:Sid`.
+  ...typedLists.flatMap((typed) => [createRoute(typed), listRoute(typed)]),
+  createRoute(),
+  listRoute(),
   defineRoute({
     method: "GET",
     path: instance,

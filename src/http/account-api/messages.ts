@@ -44,7 +44,6 @@ export type MessageResource = z.infer<typeof messageResource>;
 
 export function renderMessage(message: Message): MessageResource {
   const uri = accountPath(message.account_sid, `Messages/${message.sid}.json`);
-  const base = uri.replace(/\.json$/, "");
   return {
     body: message.body,
     num_segments: String(message.num_segments),
@@ -65,7 +64,8 @@ export function renderMessage(message: Message): MessageResource {
     error_code: message.error_code,
     price_unit: message.price_unit,
     api_version: apiVersion,
-    subresource_uris: { media: `${base}/Media.json`, feedback: `${base}/Feedback.json` },
+    // Twilio lists media and feedback; neither is served here, so neither is advertised.
+    subresource_uris: {},
   };
 }
 

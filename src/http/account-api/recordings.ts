@@ -81,10 +81,8 @@ export function renderRecording(store: Store, recording: Recording, origin: stri
     error_code: recording.error_code,
     uri: `${path}.json`,
     encryption_details: null,
-    subresource_uris: {
-      add_on_results: `${path}/AddOnResults.json`,
-      transcriptions: `${path}/Transcriptions.json`,
-    },
+    // Twilio also lists add_on_results, which is not served here.
+    subresource_uris: { transcriptions: `${path}/Transcriptions.json` },
     // Twilio's media_url has no extension: fetching it gives WAV, `.mp3` gives MP3.
     media_url: `${origin}${path}`,
     track: recording.track,
