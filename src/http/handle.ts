@@ -1,10 +1,14 @@
 // The core: one plain request in, one plain response out. Route lookup, auth, parsing, validation, one handler.
 import { errors } from "../domain/errors.js";
 import { authorize, resolvePrincipal } from "./auth.js";
+import {
+  checkJsonApiAccept,
+  checkJsonApiContentType,
+  refuseFixedRelationships,
+} from "./carrier-api/negotiation.js";
 import { accountOf, observeRequests, type RequestTrace } from "./observe-requests.js";
 import { mediaType, parseParams } from "./params.js";
 import { renderError } from "./render-error.js";
-import { jsonApiMediaType } from "./respond.js";
 import type { AnyRoute } from "./route.js";
 import { createRouter } from "./router.js";
 import type { RouteServices } from "./services.js";
@@ -35,6 +39,7 @@ export function createHandle(routes: AnyRoute[], given: RouteServices): Handle {
       if (match.kind === "none") throw errors.notFound(request.path);
       if (match.kind === "wrong-method") throw errors.methodNotAllowed(method, request.path, match.allowed);
       const { route, params } = match;
+      if (surface === "carrier") checkJsonApiAccept(request);
 
       const principal = resolvePrincipal(
         request.headers.authorization,
@@ -100,7 +105,7 @@ function parseBody(route: AnyRoute, request: SandboxRequest, params: Record<stri
     throw accountParameterError(result.error.issues, route.errorCodes, route.missingCodes);
   }
 
-  if (route.surface === "carrier") checkJsonApiMediaType(request);
+  if (route.surface === "carrier") checkJsonApiContentType(request);
   else if (type !== "application/json" && request.body !== "") {
     throw errors.unsupportedMediaType(
       `Send a JSON body with Content-Type: application/json (got ${type || "none"}).`,
@@ -115,31 +120,11 @@ function parseBody(route: AnyRoute, request: SandboxRequest, params: Record<stri
   if (route.surface === "carrier" && !route.plainJsonBody)
     checkResourceIdentity(route, request.method, document, params);
   const result = route.body.safeParse(document, { reportInput: true });
-  if (result.success) return result.data;
+  if (result.success) {
+    if (route.surface === "carrier" && !route.plainJsonBody) refuseFixedRelationships(document, result.data);
+    return result.data;
+  }
   throw route.surface === "carrier" ? documentErrors(result.error.issues) : queryErrors(result.error.issues);
-}
-
-/** JSON:API 1.1: the media type may carry only `ext` and `profile` parameters, else 415. */
-function checkJsonApiMediaType(request: SandboxRequest): void {
-  const contentType = request.headers["content-type"] ?? "";
-  const type = mediaType(contentType);
-  if (type === "application/json") return;
-  if (type !== jsonApiMediaType) {
-    throw errors.unsupportedMediaType(
-      `Send the body with Content-Type: ${jsonApiMediaType} (or application/json); got ${type || "none"}.`,
-    );
-  }
-  const parameters = contentType
-    .split(";")
-    .slice(1)
-    .map((p) => p.split("=")[0]!.trim().toLowerCase())
-    .filter((p) => p !== "");
-  const unsupported = parameters.filter((p) => p !== "ext" && p !== "profile");
-  if (unsupported.length > 0) {
-    throw errors.unsupportedMediaType(
-      `The ${jsonApiMediaType} media type accepts only the ext and profile parameters; remove ${unsupported.join(", ")}.`,
-    );
-  }
 }
 
 /**
