@@ -1,21 +1,12 @@
 // A Twilio application: a named set of voice and messaging handlers that calls and numbers can run by its sid.
 import { z } from "zod";
-import { httpMethod, instant, sid } from "./fields.js";
+import { instant, sid } from "./fields.js";
+import { numberHandlersSchema } from "./phone-number.js";
 
-/** The handlers an application holds (Twilio's `api.v2010.account.application` fields). */
-export const applicationHandlersSchema = z.object({
+/** The handlers an application holds: a number's, plus Twilio's application-only fields. */
+export const applicationHandlersSchema = numberHandlersSchema.extend({
   friendly_name: z.string().max(64).nullable(),
-  voice_url: z.string().nullable(),
-  voice_method: httpMethod,
-  voice_fallback_url: z.string().nullable(),
-  voice_fallback_method: httpMethod,
   voice_caller_id_lookup: z.boolean(),
-  status_callback: z.string().nullable(),
-  status_callback_method: httpMethod,
-  sms_url: z.string().nullable(),
-  sms_method: httpMethod,
-  sms_fallback_url: z.string().nullable(),
-  sms_fallback_method: httpMethod,
   sms_status_callback: z.string().nullable(),
   message_status_callback: z.string().nullable(),
   public_application_connect_enabled: z.boolean(),
