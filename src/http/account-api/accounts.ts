@@ -72,7 +72,7 @@ export function renderAccount(account: Account): z.infer<typeof accountResource>
 /** The account the credentials belong to (master credentials: the route's auth already refused the rest). */
 function callerOf(services: RouteServices, principal: Principal, path: string): Account {
   const sid = principal.kind === "account" ? principal.accountSid : "";
-  return found(services.engine.store.accounts.get(sid), path);
+  return found(services.context.store.accounts.get(sid), path);
 }
 
 const friendlyName = z.string().max(64, "must be at most 64 characters");
@@ -103,7 +103,7 @@ export const accountRoutes = [
           path: `${collection}.json`,
           filters: given.echo,
           page: query,
-          records: accountsVisibleTo(services.engine, caller).filter(given.matches),
+          records: accountsVisibleTo(services.context, caller).filter(given.matches),
           render: renderAccount,
           sidOf: (a) => a.sid,
         }),
@@ -121,7 +121,7 @@ export const accountRoutes = [
     response: accountResource,
     handle({ body, principal, request, services }) {
       const caller = callerOf(services, principal, request.path);
-      return twilioJson(201, renderAccount(createSubaccount(services.engine, caller, body.FriendlyName)));
+      return twilioJson(201, renderAccount(createSubaccount(services.context, caller, body.FriendlyName)));
     },
   }),
   defineRoute({
@@ -132,7 +132,7 @@ export const accountRoutes = [
     auth: { kind: "account", scope: null },
     response: accountResource,
     handle({ params, request, services }) {
-      const account = found(services.engine.store.accounts.get(params.AccountSid!), request.path);
+      const account = found(services.context.store.accounts.get(params.AccountSid!), request.path);
       return twilioJson(200, renderAccount(account));
     },
   }),
@@ -148,9 +148,9 @@ export const accountRoutes = [
     }),
     response: accountResource,
     handle({ params, body, principal, request, services }) {
-      const account = found(services.engine.store.accounts.get(params.AccountSid!), request.path);
+      const account = found(services.context.store.accounts.get(params.AccountSid!), request.path);
       const caller = callerOf(services, principal, request.path);
-      const updated = updateTwilioAccount(services.engine, caller, account, {
+      const updated = updateTwilioAccount(services.context, caller, account, {
         friendlyName: body.FriendlyName,
         status: body.Status,
       });

@@ -108,7 +108,7 @@ function toHandlers(body: z.output<typeof handlerParams>): Changes<ApplicationHa
 }
 
 const findApplication = (services: RouteServices, params: Record<string, string>, path: string) =>
-  ownedBy(services.engine.store.applications.get(params.Sid!), params.AccountSid!, path);
+  ownedBy(services.context.store.applications.get(params.Sid!), params.AccountSid!, path);
 
 export const applicationRoutes = [
   defineRoute({
@@ -121,7 +121,7 @@ export const applicationRoutes = [
     status: 201,
     response: applicationResource,
     handle({ params, body, services }) {
-      const app = createApplication(services.engine, params.AccountSid!, toHandlers(body));
+      const app = createApplication(services.context, params.AccountSid!, toHandlers(body));
       return twilioJson(201, renderApplication(app));
     },
   }),
@@ -143,7 +143,7 @@ export const applicationRoutes = [
           path: accountPath(accountSid, "Applications.json"),
           filters: given.echo,
           page: query,
-          records: services.engine.store.applications.where("account", accountSid).filter(given.matches),
+          records: services.context.store.applications.where("account", accountSid).filter(given.matches),
           render: renderApplication,
           sidOf: (a) => a.sid,
         }),
@@ -171,7 +171,7 @@ export const applicationRoutes = [
     response: applicationResource,
     handle({ params, body, request, services }) {
       const app = findApplication(services, params, request.path);
-      return twilioJson(200, renderApplication(updateApplication(services.engine, app, toHandlers(body))));
+      return twilioJson(200, renderApplication(updateApplication(services.context, app, toHandlers(body))));
     },
   }),
   defineRoute({
@@ -182,7 +182,7 @@ export const applicationRoutes = [
     auth: { kind: "account", scope: "incoming_phone_numbers_write" },
     status: 204,
     handle({ params, request, services }) {
-      deleteApplication(services.engine, findApplication(services, params, request.path));
+      deleteApplication(services.context, findApplication(services, params, request.path));
       return noContent();
     },
   }),

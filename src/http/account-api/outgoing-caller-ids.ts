@@ -48,7 +48,7 @@ function renderCallerId(callerId: OutgoingCallerId): z.infer<typeof outgoingCall
 }
 
 const findCallerId = (services: RouteServices, params: Record<string, string>, path: string) =>
-  ownedBy(services.engine.store.outgoingCallerIds.get(params.Sid!), params.AccountSid!, path);
+  ownedBy(services.context.store.outgoingCallerIds.get(params.Sid!), params.AccountSid!, path);
 
 const friendlyName = z.string().max(64, "must be at most 64 characters");
 
@@ -80,7 +80,7 @@ export const outgoingCallerIdRoutes = [
     missingCodes: { PhoneNumber: 21401 },
     response: validationRequestResource,
     handle({ params, body, services }) {
-      const { callerId, validationCode } = requestValidation(services.engine, params.AccountSid!, {
+      const { callerId, validationCode } = requestValidation(services.context, params.AccountSid!, {
         phoneNumber: body.PhoneNumber,
         friendlyName: body.FriendlyName,
       });
@@ -118,7 +118,9 @@ export const outgoingCallerIdRoutes = [
           path: accountPath(accountSid, "OutgoingCallerIds.json"),
           filters: given.echo,
           page: query,
-          records: services.engine.store.outgoingCallerIds.where("account", accountSid).filter(given.matches),
+          records: services.context.store.outgoingCallerIds
+            .where("account", accountSid)
+            .filter(given.matches),
           render: renderCallerId,
           sidOf: (c) => c.sid,
         }),
@@ -149,7 +151,7 @@ export const outgoingCallerIdRoutes = [
       const renamed =
         body.FriendlyName === undefined
           ? callerId
-          : renameCallerId(services.engine, callerId, body.FriendlyName);
+          : renameCallerId(services.context, callerId, body.FriendlyName);
       return twilioJson(200, renderCallerId(renamed));
     },
   }),
@@ -161,7 +163,7 @@ export const outgoingCallerIdRoutes = [
     auth: { kind: "account", scope: "incoming_phone_numbers_write" },
     status: 204,
     handle({ params, request, services }) {
-      deleteCallerId(services.engine, findCallerId(services, params, request.path));
+      deleteCallerId(services.context, findCallerId(services, params, request.path));
       return noContent();
     },
   }),

@@ -128,7 +128,7 @@ const usageRoute = ({ segment, period }: (typeof lists)[number]) =>
     query: usageQuery,
     response: listSchema("usage_records", usageRecordResource),
     handle({ params, query, request, services }) {
-      const ctx = services.engine;
+      const ctx = services.context;
       const account = found(ctx.store.accounts.get(params.AccountSid!), request.path);
       const now = ctx.clock.now();
       const today = dayOf(now);
@@ -177,8 +177,8 @@ export const usageRoutes = [
     auth: { kind: "account", scope: null },
     response: balanceResource,
     handle({ params, request, services }) {
-      const account = found(services.engine.store.accounts.get(params.AccountSid!), request.path);
-      const cents = balanceOf(services.engine, account.sid);
+      const account = found(services.context.store.accounts.get(params.AccountSid!), request.path);
+      const cents = balanceOf(services.context, account.sid);
       return twilioJson(200, {
         account_sid: account.sid,
         balance: (cents / 100).toFixed(2),

@@ -16,7 +16,7 @@ export const accountSettingsRoutes = [
     auth: { kind: "admin" },
     response: settingsResource,
     handle({ params, request, services }) {
-      const account = getAccount(services.engine, params.AccountSid!, request.path);
+      const account = getAccount(services.context, params.AccountSid!, request.path);
       return jsonResponse(200, { account_sid: account.sid, media_auth: account.media_auth });
     },
   }),
@@ -29,8 +29,8 @@ export const accountSettingsRoutes = [
     body: z.strictObject({ media_auth: z.boolean().optional() }),
     response: settingsResource,
     handle({ params, body, request, services }) {
-      const account = getAccount(services.engine, params.AccountSid!, request.path);
-      const updated = updateAccount(services.engine, account, { media_auth: body.media_auth });
+      const account = getAccount(services.context, params.AccountSid!, request.path);
+      const updated = updateAccount(services.context, account, { media_auth: body.media_auth });
       return jsonResponse(200, { account_sid: updated.sid, media_auth: updated.media_auth });
     },
   }),
