@@ -336,5 +336,13 @@ describe.each(doorNames)("incoming phone numbers via %s", (door) => {
       code: 21422,
     });
     expect(stateOf()).toBe(before);
+    // Test credentials buy numbers on the untyped create only.
+    const test = ctx.twilioClient(fixtures.acme.test.sid, fixtures.acme.test.authToken);
+    await expect(
+      test.incomingPhoneNumbers.local.create({ phoneNumber: "+15005550006" }),
+    ).rejects.toMatchObject({
+      status: 403,
+      code: 20008,
+    });
   });
 });
