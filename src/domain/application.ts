@@ -4,13 +4,18 @@ import { instant, sid } from "./fields.js";
 import { numberHandlersSchema } from "./phone-number.js";
 
 /** The handlers an application holds: a number's, plus Twilio's application-only fields. */
-export const applicationHandlersSchema = numberHandlersSchema.extend({
-  friendly_name: z.string().max(64).nullable(),
-  voice_caller_id_lookup: z.boolean(),
-  sms_status_callback: z.string().nullable(),
-  message_status_callback: z.string().nullable(),
-  public_application_connect_enabled: z.boolean(),
-});
+export const applicationHandlersSchema = numberHandlersSchema
+  .omit({
+    voice_application_sid: true,
+    sms_application_sid: true,
+  })
+  .extend({
+    friendly_name: z.string().max(64).nullable(),
+    voice_caller_id_lookup: z.boolean(),
+    sms_status_callback: z.string().nullable(),
+    message_status_callback: z.string().nullable(),
+    public_application_connect_enabled: z.boolean(),
+  });
 export type ApplicationHandlers = z.infer<typeof applicationHandlersSchema>;
 
 export const applicationSchema = z.object({

@@ -19,6 +19,9 @@ export const numberHandlersSchema = z.object({
   sms_method: httpMethod,
   sms_fallback_url: z.string().nullable(),
   sms_fallback_method: httpMethod,
+  /** Twilio: an application whose voice (or SMS) handlers the number runs in place of its own. */
+  voice_application_sid: sid("AP").nullable().default(null),
+  sms_application_sid: sid("AP").nullable().default(null),
 });
 export type NumberHandlers = z.infer<typeof numberHandlersSchema>;
 
@@ -67,5 +70,7 @@ export function blankHandlers(number: string): NumberHandlers {
     sms_method: "POST",
     sms_fallback_url: null,
     sms_fallback_method: "POST",
+    voice_application_sid: null,
+    sms_application_sid: null,
   };
 }

@@ -6,6 +6,7 @@ import type { Call } from "../domain/call.js";
 import { errors } from "../domain/errors.js";
 import type { Message } from "../domain/message.js";
 import type { HeardEntry } from "../markup/effects.js";
+import { numberVoiceHandlers } from "./applications.js";
 import { assertMayCall, holdFirstMinute } from "./call-admission.js";
 import { type CallControl, createCallControl } from "./call-control.js";
 import { createLegs } from "./call-legs.js";
@@ -210,12 +211,8 @@ export function createCallEngine(ctx: EngineContext, options: CallEngineOptions 
         from: input.from,
         to: input.to,
         phoneNumberSid: number.sid,
-        url: number.voice_url,
-        method: number.voice_method,
-        fallbackUrl: number.voice_fallback_url,
-        fallbackMethod: number.voice_fallback_method,
-        statusCallback: number.status_callback,
-        statusCallbackMethod: number.status_callback_method,
+        // A number with a VoiceApplicationSid runs the application's handlers, as Twilio's do.
+        ...numberVoiceHandlers(ctx, number),
         callerName: input.callerName ?? null,
       });
       holdFirstMinute(ctx, created.account_sid, created.sid, created.to);

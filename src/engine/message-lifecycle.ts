@@ -2,6 +2,7 @@
 import { errors } from "../domain/errors.js";
 import type { Message, MessageStatus } from "../domain/message.js";
 import { parseMarkup } from "../markup/parse.js";
+import { numberSmsHandler } from "./applications.js";
 import { billMessage } from "./billing.js";
 import { type EngineServices, sendCallback } from "./engine-services.js";
 import { recordEvent } from "./events.js";
@@ -158,9 +159,11 @@ export function createMessageLifecycle(services: EngineServices): MessageLifecyc
         recordEvent(ctx, "message.received", received.account_sid, "message", received);
         return received;
       });
-      if (number.sms_url && account) {
-        const smsUrl = number.sms_url;
-        const method = number.sms_method;
+      // A number with an SmsApplicationSid posts to the application's SmsUrl, as Twilio's do.
+      const handler = numberSmsHandler(ctx, number);
+      if (handler.url && account) {
+        const smsUrl = handler.url;
+        const method = handler.method;
         at(0, `sms ${message.sid}`, async () => {
           const params: Record<string, string> = {
             AccountSid: message.account_sid,

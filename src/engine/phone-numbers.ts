@@ -9,6 +9,7 @@ import {
 
 type NumberType = (typeof numberTypes)[number];
 
+import { findApplication } from "./applications.js";
 import type { EngineContext } from "./context.js";
 import { recordEvent } from "./events.js";
 import { definedOnly, withChanges } from "./record-changes.js";
@@ -197,6 +198,7 @@ export function assignNumber(
         21422,
       );
     }
+    assertApplications(ctx, accountSid, handlers);
     const now = ctx.clock.now();
     const assigned = ctx.store.phoneNumbers.replace({
       ...number,
@@ -218,8 +220,19 @@ export function updateHandlers(
   handlers: Partial<NumberHandlers>,
 ): PhoneNumber {
   return ctx.store.transact(() => {
+    if (number.account_sid) assertApplications(ctx, number.account_sid, handlers);
     const updated = ctx.store.phoneNumbers.replace(withChanges(number, handlers, ctx.clock.now()));
     recordEvent(ctx, "phone_number.updated", updated.account_sid, "phone_number", updated);
     return updated;
   });
+}
+
+/** A number's VoiceApplicationSid and SmsApplicationSid must name applications of its account (21218). */
+function assertApplications(ctx: EngineContext, accountSid: string, handlers: Partial<NumberHandlers>): void {
+  if (handlers.voice_application_sid) {
+    findApplication(ctx, accountSid, handlers.voice_application_sid, "VoiceApplicationSid");
+  }
+  if (handlers.sms_application_sid) {
+    findApplication(ctx, accountSid, handlers.sms_application_sid, "SmsApplicationSid");
+  }
 }

@@ -82,7 +82,7 @@ describe.each(doorNames)("calls via %s", (door) => {
       form: { To: customer, From: fixtures.acme.mainNumber, ApplicationSid: `AP${"0".repeat(32)}` },
     });
     expect(application.json).toMatchObject({ status: 400, code: 21218 });
-    expect(application.json.message).toMatch(/^Invalid ApplicationSid: applications are not emulated/);
+    expect(application.json.message).toMatch(/is not an application of account/);
     const cases: [Record<string, unknown>, number][] = [
       [{ to: "5558675310", from: fixtures.acme.mainNumber, url: "https://a.example.com" }, 21211],
       [{ to: customer, from: "not-a-number", url: "https://a.example.com" }, 21212],

@@ -3,7 +3,9 @@ import { z } from "zod";
 import { type Call, callStatusEvents, callStatuses } from "../../domain/call.js";
 import { ownedBy } from "../../domain/found.js";
 import { formatNumber } from "../../domain/phone-number.js";
+import { applicationCallHandlers } from "../../engine/applications.js";
 import type { NewCall } from "../../engine/calls.js";
+import type { EngineContext } from "../../engine/context.js";
 import { placeCall } from "../../engine/place-call.js";
 import { placeTestCall } from "../../engine/test-credentials.js";
 import { rfc2822, rfc2822OrNull } from "../format.js";
@@ -104,7 +106,10 @@ const createParams = z.object({
   From: z.string({ error: "is required" }).pipe(formE164),
   Url: formUrl.optional(),
   Twiml: z.string().max(4000, "must be at most 4000 characters").optional(),
-  ApplicationSid: z.never({ error: "applications are not emulated; give Url or Twiml instead" }).optional(),
+  ApplicationSid: z
+    .string()
+    .regex(/^AP[0-9a-fA-F]{32}$/, "must be an application sid (AP and 32 hex digits)")
+    .optional(),
   Method: formMethod.optional(),
   FallbackUrl: formUrl.optional(),
   FallbackMethod: formMethod.optional(),
@@ -146,17 +151,29 @@ const createParams = z.object({
 
 type CallInput = Omit<NewCall, "direction" | "phoneNumberSid">;
 
-const callInput = (params: Record<string, string>, body: z.output<typeof createParams>): CallInput => ({
+/**
+ * The call the parameters ask for. With ApplicationSid the application's voice handlers replace Url, Twiml,
+ * Method, FallbackUrl, FallbackMethod, StatusCallback and StatusCallbackMethod, as Twilio ignores those then.
+ */
+const callInput = (
+  ctx: EngineContext,
+  params: Record<string, string>,
+  body: z.output<typeof createParams>,
+): CallInput => ({
   accountSid: params.AccountSid!,
   to: body.To,
   from: body.From,
-  url: body.Url ?? null,
-  twiml: body.Twiml ?? null,
-  method: body.Method,
-  fallbackUrl: body.FallbackUrl ?? null,
-  fallbackMethod: body.FallbackMethod,
-  statusCallback: body.StatusCallback ?? null,
-  statusCallbackMethod: body.StatusCallbackMethod,
+  ...(body.ApplicationSid
+    ? { ...applicationCallHandlers(ctx, params.AccountSid!, body.ApplicationSid), twiml: null }
+    : {
+        url: body.Url ?? null,
+        twiml: body.Twiml ?? null,
+        method: body.Method,
+        fallbackUrl: body.FallbackUrl ?? null,
+        fallbackMethod: body.FallbackMethod,
+        statusCallback: body.StatusCallback ?? null,
+        statusCallbackMethod: body.StatusCallbackMethod,
+      }),
   // Twilio: "If no event is specified, we send the completed status."
   statusCallbackEvents: body.StatusCallbackEvent ?? ["completed"],
   timeout: body.Timeout,
@@ -223,12 +240,15 @@ export const callRoutes = [
     status: 201,
     response: callResource,
     handle({ params, body, services }) {
-      const call = placeCall(services.context, callInput(params, body));
+      const call = placeCall(services.context, callInput(services.context, params, body));
       return twilioJson(201, renderCall(services.calls.start(call)));
     },
     // Twilio test credentials: magic From and To numbers decide; the call is answered, never placed.
     testCredentials({ params, body, services }) {
-      return twilioJson(201, renderCall(placeTestCall(services.context, callInput(params, body))));
+      return twilioJson(
+        201,
+        renderCall(placeTestCall(services.context, callInput(services.context, params, body))),
+      );
     },
   }),
   defineRoute({

@@ -72,7 +72,7 @@ export function renderIncomingPhoneNumber(number: PhoneNumber): IncomingPhoneNum
     voice_fallback_url: number.voice_fallback_url,
     voice_fallback_method: number.voice_fallback_method,
     voice_caller_id_lookup: false,
-    voice_application_sid: null,
+    voice_application_sid: number.voice_application_sid,
     voice_receive_mode: "voice",
     status_callback: number.status_callback,
     status_callback_url: number.status_callback,
@@ -81,7 +81,7 @@ export function renderIncomingPhoneNumber(number: PhoneNumber): IncomingPhoneNum
     sms_method: number.sms_method,
     sms_fallback_url: number.sms_fallback_url,
     sms_fallback_method: number.sms_fallback_method,
-    sms_application_sid: null,
+    sms_application_sid: number.sms_application_sid,
     address_requirements: "none",
     address_sid: null,
     api_version: apiVersion,
@@ -104,6 +104,11 @@ export function renderIncomingPhoneNumber(number: PhoneNumber): IncomingPhoneNum
   };
 }
 
+const applicationSid = z
+  .string()
+  .regex(/^(AP[0-9a-fA-F]{32})?$/, "must be an application sid (AP and 32 hex digits), or empty to clear it")
+  .transform((value) => (value === "" ? null : value));
+
 /** The handler parameters Twilio accepts on create and update (spec part 4 plus Twilio's fallbacks). */
 const handlerParams = {
   FriendlyName: z.string().max(64, "must be at most 64 characters").optional(),
@@ -119,6 +124,9 @@ const handlerParams = {
   SmsMethod: formMethod.optional(),
   SmsFallbackUrl: formUrl.optional(),
   SmsFallbackMethod: formMethod.optional(),
+  // An application whose handlers the number runs instead of its own; "" clears it.
+  VoiceApplicationSid: applicationSid.optional(),
+  SmsApplicationSid: applicationSid.optional(),
 };
 type HandlerParams = { [K in keyof typeof handlerParams]?: z.output<(typeof handlerParams)[K]> };
 
@@ -135,6 +143,8 @@ function toHandlers(params: HandlerParams): Partial<NumberHandlers> {
     sms_method: params.SmsMethod,
     sms_fallback_url: params.SmsFallbackUrl,
     sms_fallback_method: params.SmsFallbackMethod,
+    voice_application_sid: params.VoiceApplicationSid,
+    sms_application_sid: params.SmsApplicationSid,
   };
 }
 
