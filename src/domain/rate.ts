@@ -1,9 +1,15 @@
-// Carrier rates: what a voice minute, an SMS segment or a TTS character costs, by destination prefix.
+// Carrier rates: what a voice minute, an SMS segment, a TTS character, a recorded or transcribed minute costs, by prefix.
 import { z } from "zod";
 import { decimalString, instant, isoCountry, sid } from "./fields.js";
 
-export const rateCategories = ["voice", "sms", "tts"] as const;
-export const rateUnits = { voice: "minute", sms: "segment", tts: "character" } as const;
+export const rateCategories = ["voice", "sms", "tts", "recording", "transcription"] as const;
+export const rateUnits = {
+  voice: "minute",
+  sms: "segment",
+  tts: "character",
+  recording: "minute",
+  transcription: "minute",
+} as const;
 
 export const rateSchema = z.object({
   sid: sid("RT"),

@@ -1,4 +1,5 @@
-// Usage billing: calls per started minute, messages per segment, TTS per character, charged to the wallet ledger.
+// Usage billing: calls per started minute, messages per segment, TTS per character, recordings and transcriptions per
+// started minute recorded, charged to the wallet ledger.
 import type { Call } from "../domain/call.js";
 import {
   type Decimal,
@@ -9,6 +10,8 @@ import {
   sumDecimals,
 } from "../domain/decimal.js";
 import type { Message } from "../domain/message.js";
+import type { Recording } from "../domain/recording.js";
+import type { Transcription } from "../domain/transcription.js";
 import type { EngineContext } from "./context.js";
 import { balanceOf, charge } from "./ledger.js";
 import { findRate } from "./rates.js";
@@ -91,4 +94,44 @@ export function billMessage(ctx: EngineContext, message: Message): string {
 /** An account may call only while it is active and its wallet holds credit. */
 export function hasCredit(ctx: EngineContext, accountSid: string): boolean {
   return balanceOf(ctx, accountSid) > 0;
+}
+
+/**
+ * Prices a finished recording per started minute by the recording rate of its call's To number (as calls are
+ * priced), and charges it (category recording). Null when no rate applies: nothing is priced.
+ */
+export function billRecording(ctx: EngineContext, recording: Recording): string | null {
+  return billRecorded(ctx, "recording", recording, recording.sid, "recording");
+}
+
+/** Prices a completed transcription per started minute of its recording (category transcription). */
+export function billTranscription(ctx: EngineContext, transcription: Transcription): string | null {
+  const recording = ctx.store.recordings.get(transcription.recording_sid);
+  if (!recording) return null;
+  return billRecorded(ctx, "transcription", recording, transcription.sid, "transcription");
+}
+
+function billRecorded(
+  ctx: EngineContext,
+  category: "recording" | "transcription",
+  recording: Recording,
+  resourceSid: string,
+  resourceType: string,
+): string | null {
+  const call = ctx.store.calls.get(recording.call_sid);
+  const rate = call ? findRate(ctx, category, call.to) : undefined;
+  if (!rate) return null;
+  const minutes = Math.max(1, Math.ceil((recording.duration ?? 0) / 60));
+  const cost = multiplyDecimal(parseDecimal(rate.price), minutes);
+  const cents = centsOf(cost);
+  if (cents > 0) {
+    charge(ctx, recording.account_sid, {
+      category,
+      amount_cents: cents,
+      description: `${category} ${resourceSid} of call ${recording.call_sid}, ${minutes} min`,
+      resource_type: resourceType,
+      resource_sid: resourceSid,
+    });
+  }
+  return priceString(cost);
 }

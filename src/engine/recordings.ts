@@ -1,6 +1,7 @@
 // Recordings made by Record, Dial and call recording: created in-progress, finished with duration and speech.
 import type { Call } from "../domain/call.js";
 import type { Recording, SpeechSpan } from "../domain/recording.js";
+import { billRecording } from "./billing.js";
 import { type Callback, type EngineServices, sendCallback } from "./engine-services.js";
 import { recordEvent } from "./events.js";
 import { rfc2822 } from "./timestamps.js";
@@ -95,13 +96,14 @@ export function finishRecording(
   const current = ctx.store.recordings.get(sid);
   if (!current) throw new Error(`no recording ${sid}`);
   const lengthMs = Math.max(0, endAt - current.start_time);
-  const recording = ctx.store.recordings.replace({
+  const completed = {
     ...current,
-    status: "completed",
+    status: "completed" as const,
     duration: Math.max(1, Math.ceil(lengthMs / 1000)),
     speech: speech.map((span) => ({ ...span, end_ms: Math.min(span.end_ms, lengthMs) })),
     updated_at: ctx.clock.now(),
-  });
+  };
+  const recording = ctx.store.recordings.replace({ ...completed, price: billRecording(ctx, completed) });
   recordEvent(ctx, "recording.completed", recording.account_sid, "recording", recording);
   notify(services, recording, "completed");
   return recording;

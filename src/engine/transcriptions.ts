@@ -1,6 +1,7 @@
 // Transcription of recordings: segments from what the simulated parties said, diarized, finished later in sim time.
 import type { Recording } from "../domain/recording.js";
 import type { Transcription, TranscriptionSegment } from "../domain/transcription.js";
+import { billTranscription } from "./billing.js";
 import { type EngineServices, sendCallback } from "./engine-services.js";
 import { recordEvent } from "./events.js";
 import { type EventHandle, eventClass } from "./scheduler.js";
@@ -143,12 +144,17 @@ export function completeTranscription(
   const status =
     outcome ??
     (fault || control.forced === "fail" || segments.length === 0 || tooLong ? "failed" : "completed");
-  const transcription = ctx.store.transcriptions.replace({
+  const finished = {
     ...current,
     status,
     text: status === "completed" ? segments.map((s) => s.text).join("\n") : null,
     segments: status === "completed" ? segments : null,
     updated_at: ctx.clock.now(),
+  };
+  // Only a completed transcription is charged, as Twilio bills transcriptions it delivers.
+  const transcription = ctx.store.transcriptions.replace({
+    ...finished,
+    price: status === "completed" ? billTranscription(ctx, finished) : null,
   });
   recordEvent(ctx, `transcription.${status}`, transcription.account_sid, "transcription", transcription);
   if (transcription.callback_url) {

@@ -35,6 +35,23 @@ const byLedgerCategory: Record<string, UsageCategory> = {
       return message?.num_segments ?? 1;
     },
   },
+  recording: {
+    category: "recordings",
+    description: "Voice Minutes Recorded",
+    countUnit: "recordings",
+    usageUnit: "minutes",
+    usageOf: (ctx, entry) => recordedMinutes(ctx, entry.resource_sid),
+  },
+  transcription: {
+    category: "transcriptions",
+    description: "Transcription Minutes",
+    countUnit: "transcriptions",
+    usageUnit: "minutes",
+    usageOf: (ctx, entry) => {
+      const transcription = entry.resource_sid ? ctx.store.transcriptions.get(entry.resource_sid) : undefined;
+      return recordedMinutes(ctx, transcription?.recording_sid ?? null);
+    },
+  },
   tts: {
     category: "amazon-polly",
     description: "Text-to-Speech",
@@ -46,6 +63,12 @@ const byLedgerCategory: Record<string, UsageCategory> = {
         : 0,
   },
 };
+
+/** Started minutes of a recording, as recordings and transcriptions are billed. */
+function recordedMinutes(ctx: EngineContext, recordingSid: string | null): number {
+  const recording = recordingSid ? ctx.store.recordings.get(recordingSid) : undefined;
+  return recording ? Math.max(1, Math.ceil((recording.duration ?? 0) / 60)) : 0;
+}
 
 /** A charge category the table above does not name keeps its ledger name, counted in charges. */
 const otherCategory = (name: string): UsageCategory => ({

@@ -173,7 +173,14 @@ describe.each(doorNames)("accounts via %s", (door) => {
     expect(calls.price).toBeGreaterThan(0);
     const total = records.find((r) => r.category === "totalprice")!;
     expect(total.price).toBe(calls.price);
-    expect(records.map((r) => r.category)).toEqual(["amazon-polly", "calls", "sms", "totalprice"]);
+    expect(records.map((r) => r.category)).toEqual([
+      "amazon-polly",
+      "calls",
+      "recordings",
+      "sms",
+      "totalprice",
+      "transcriptions",
+    ]);
     expect(records.find((r) => r.category === "sms")).toMatchObject({ count: "0", usage: "0", price: 0 });
 
     expect((await client.usage.records.today.list({ category: "calls" })).map((r) => r.count)).toEqual(["2"]);

@@ -38,7 +38,7 @@ export function renderRate(rate: Rate) {
   });
 }
 
-const category = z.enum(rateCategories, { error: 'must be "voice", "sms" or "tts"' });
+const category = z.enum(rateCategories, { error: `must be one of ${rateCategories.join(", ")}` });
 const prefix = z
   .string({ error: "must be a string" })
   .regex(/^\+\d{1,15}$/, 'must be "+" and the leading digits of the numbers it prices, e.g. "+1415"');
