@@ -23,6 +23,15 @@ export const messageStatuses = [
 ] as const;
 export type MessageStatus = (typeof messageStatuses)[number];
 
+/** One media item of an MMS: Twilio's Media subresource (`ME` sid), its type, and where its content comes from. */
+export const messageMediaSchema = z.object({
+  sid: z.string().regex(/^ME[0-9a-f]{32}$/),
+  content_type: z.string(),
+  /** The content's source: the MediaUrl given on send, or the sender's file on an inbound MMS. */
+  url: z.string(),
+});
+export type MessageMedia = z.infer<typeof messageMediaSchema>;
+
 export const messageSchema = z.object({
   /** SM for SMS, MM for messages with media. */
   sid: z.string().regex(/^(SM|MM)[0-9a-f]{32}$/),
@@ -33,6 +42,8 @@ export const messageSchema = z.object({
   to: z.string(),
   body: z.string(),
   media_urls: z.array(z.string()),
+  /** The media items still held (a deleted one is gone; `num_media` keeps the count sent). */
+  media: z.array(messageMediaSchema).default([]),
   num_segments: z.number().int(),
   num_media: z.number().int(),
   /** How the body is carried: GSM-7 (160/153 characters a segment) or UCS-2 (70/67). */

@@ -29,6 +29,8 @@ export interface InboundMessage {
   to: string;
   body: string;
   mediaUrls?: string[] | undefined;
+  /** The media's content types as the sender's phone stated them; else read off each URL. */
+  mediaContentTypes?: string[] | undefined;
 }
 
 export interface MessageLifecycle {
@@ -146,6 +148,7 @@ export function createMessageLifecycle(services: EngineServices): MessageLifecyc
           to: input.to,
           body: input.body,
           mediaUrls: input.mediaUrls,
+          ...(input.mediaContentTypes ? { mediaContentTypes: input.mediaContentTypes } : {}),
           direction: "inbound",
         });
         started.add(created.sid);
@@ -178,8 +181,11 @@ export function createMessageLifecycle(services: EngineServices): MessageLifecyc
             SmsStatus: "received",
             To: message.to,
           };
-          message.media_urls.forEach((url, i) => {
-            params[`MediaUrl${i}`] = url;
+          // Twilio: each media item as MediaContentType{N} and MediaUrl{N}, the URL of its Media resource.
+          message.media.forEach((media, i) => {
+            params[`MediaContentType${i}`] = media.content_type;
+            params[`MediaUrl${i}`] =
+              `${services.publicBaseUrl()}/${apiVersion}/Accounts/${message.account_sid}/Messages/${message.sid}/Media/${media.sid}`;
           });
           Object.assign(
             params,

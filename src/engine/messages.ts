@@ -3,6 +3,7 @@ import { errors } from "../domain/errors.js";
 import type { Message, MessageDirection, MessageStatus } from "../domain/message.js";
 import type { EngineContext } from "./context.js";
 import { recordEvent } from "./events.js";
+import { mediaOf } from "./message-media.js";
 import { countSegments } from "./message-segments.js";
 
 export interface NewMessage {
@@ -11,6 +12,8 @@ export interface NewMessage {
   to: string;
   body?: string;
   mediaUrls?: string[];
+  /** Content types of the media, where the sender stated them (inbound MMS); else read off the URL. */
+  mediaContentTypes?: string[];
   direction?: MessageDirection;
   messagingServiceSid?: string | null;
   statusCallback?: string | null;
@@ -66,6 +69,7 @@ export function messageRecord(input: NewMessage, sid: string, now: number): Mess
     to: input.to,
     body,
     media_urls: media,
+    media: mediaOf(sid, media, input.mediaContentTypes),
     num_segments: segments,
     num_media: media.length,
     encoding,

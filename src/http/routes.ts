@@ -6,6 +6,7 @@ import { availablePhoneNumberRoutes } from "./account-api/available-phone-number
 import { callRoutes } from "./account-api/calls.js";
 import { conferenceRoutes } from "./account-api/conferences.js";
 import { incomingPhoneNumberRoutes } from "./account-api/incoming-phone-numbers.js";
+import { messageMediaRoutes } from "./account-api/message-media.js";
 import { messageRoutes } from "./account-api/messages.js";
 import { outgoingCallerIdRoutes } from "./account-api/outgoing-caller-ids.js";
 import { queueRoutes } from "./account-api/queues.js";
@@ -47,6 +48,7 @@ export const routes: AnyRoute[] = [
   ...incomingPhoneNumberRoutes,
   ...callRoutes,
   ...messageRoutes,
+  ...messageMediaRoutes,
   ...recordingRoutes,
   ...transcriptionRoutes,
   ...availablePhoneNumberRoutes,

@@ -32,6 +32,7 @@ function seed(sandbox: Sandbox) {
     to: "+15558675310",
     body: "hi",
     media_urls: [],
+    media: [],
     num_segments: 1,
     num_media: 0,
     encoding: "GSM-7",

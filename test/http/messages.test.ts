@@ -38,8 +38,8 @@ describe.each(doorNames)("messages via %s", (door) => {
     expect(message.dateSent).toBeNull();
     expect(message.errorCode).toBeNull();
     expect(message.uri).toBe(`${base}/${message.sid}.json`);
-    // Media and feedback are not served, so they are not advertised.
-    expect(message.subresourceUris).toEqual({});
+    // Feedback is not served, so it is not advertised.
+    expect(message.subresourceUris).toEqual({ media: `${base}/${message.sid}/Media.json` });
     expect(ctx.sandbox.store.messages.get(message.sid)!.status_callback).toBe(
       "https://app.example.com/sms-status",
     );

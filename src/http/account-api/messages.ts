@@ -64,8 +64,10 @@ export function renderMessage(message: Message): MessageResource {
     error_code: message.error_code,
     price_unit: message.price_unit,
     api_version: apiVersion,
-    // Twilio lists media and feedback; neither is served here, so neither is advertised.
-    subresource_uris: {},
+    // Twilio also lists feedback, which is not served here.
+    subresource_uris: {
+      media: accountPath(message.account_sid, `Messages/${message.sid}/Media.json`),
+    },
   };
 }
 

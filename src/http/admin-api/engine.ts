@@ -242,7 +242,8 @@ export const engineRoutes = [
     method: "POST",
     path: "/__sandbox/messages/inbound",
     surface: "admin",
-    summary: "Send an SMS to an incoming number: recorded as received, posted to its sms_url, replies sent",
+    summary:
+      "Send an SMS or MMS to an incoming number: recorded as received, posted to its sms_url (media as MediaUrl{N} and MediaContentType{N}), replies sent",
     auth: { kind: "admin" },
     status: 201,
     response: messageResource,
@@ -251,6 +252,11 @@ export const engineRoutes = [
       to: e164,
       body: z.string().max(1600),
       media_urls: z.array(z.url()).max(10).optional(),
+      /** Each media item's content type, in the order of media_urls; else read off each URL's extension. */
+      media_content_types: z
+        .array(z.string().regex(/^[a-z]+\/[A-Za-z0-9.+-]+$/, "must be a media type such as image/jpeg"))
+        .max(10)
+        .optional(),
     }),
     handle({ body, services }) {
       const message = services.calls.messages.receive({
@@ -258,6 +264,7 @@ export const engineRoutes = [
         to: body.to,
         body: body.body,
         mediaUrls: body.media_urls,
+        mediaContentTypes: body.media_content_types,
       });
       return jsonResponse(201, renderMessage(message));
     },
