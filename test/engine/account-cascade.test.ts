@@ -3,9 +3,12 @@ import { describe, expect, it } from "vitest";
 import { tableDefinitions } from "../../src/domain/store.js";
 import { deleteAccount } from "../../src/engine/accounts.js";
 import { createAgentExtension } from "../../src/engine/agent-extensions.js";
+import { createApplication } from "../../src/engine/applications.js";
 import { sendMessage } from "../../src/engine/messages.js";
+import { requestValidation } from "../../src/engine/outgoing-caller-ids.js";
 import { createRingGroup } from "../../src/engine/ring-groups.js";
 import { createSipTrunk } from "../../src/engine/sip-trunks.js";
+import { createSubaccount } from "../../src/engine/subaccounts.js";
 import { createSandbox } from "../../src/index.js";
 import { fixtures } from "../support/fixtures.js";
 
@@ -60,6 +63,11 @@ describe("account deletion cascade", () => {
       termination_uris: ["sip:pbx.acme.example"],
       phone_number_sids: [main.sid],
     });
+    createApplication(ctx, acme.sid, { voice_url: app });
+    requestValidation(ctx, acme.sid, { phoneNumber: "+14155550299" });
+    // A subaccount goes with its parent, and so does what it owns.
+    const sub = createSubaccount(ctx, acme, "Acme EU");
+    createApplication(ctx, sub.sid, { voice_url: app });
     /** Every row naming Globex, table by table, as text. */
     const globexRows = () =>
       JSON.stringify(
