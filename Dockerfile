@@ -29,7 +29,13 @@ ENV NODE_ENV=production \
 WORKDIR /app
 COPY package.json package-lock.json ./
 # Production dependencies only; --ignore-scripts because `prepare` needs tsc, a dev dependency.
-RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+# Then Swagger UI for /__sandbox/docs (an optional peer of the package): its files at the locked version,
+# unpacked as they are published, without its dependency (an install-time analytics script) or scripts.
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
+ && mkdir -p node_modules/swagger-ui-dist \
+ && npm pack --silent "swagger-ui-dist@$(node -p "require('./package-lock.json').packages['node_modules/swagger-ui-dist'].version")" \
+    | xargs -I{} tar -xzf {} -C node_modules/swagger-ui-dist --strip-components=1 \
+ && rm -f swagger-ui-dist-*.tgz && npm cache clean --force
 # package.json stays in the image: the server reads its version from it at start.
 COPY --from=build /app/dist ./dist
 COPY fixtures ./fixtures

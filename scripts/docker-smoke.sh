@@ -62,6 +62,12 @@ step "build stage: npm run build" "$work/build" npm run build
 # Stage "runtime": COPY manifests; npm ci --omit=dev; COPY --from=build dist; COPY fixtures.
 cp "$work/context/package.json" "$work/context/package-lock.json" "$work/runtime/"
 step "runtime stage: npm ci --omit=dev" "$work/runtime" npm ci --omit=dev --ignore-scripts --no-audit --no-fund
+swagger_version="$(node -p "require('$work/runtime/package-lock.json').packages['node_modules/swagger-ui-dist'].version")"
+mkdir -p "$work/runtime/node_modules/swagger-ui-dist"
+step "runtime stage: Swagger UI's files" "$work/runtime" sh -c \
+  "npm pack --silent swagger-ui-dist@$swagger_version | xargs -I{} tar -xzf {} -C node_modules/swagger-ui-dist --strip-components=1 && rm -f swagger-ui-dist-*.tgz"
+[[ -f "$work/runtime/node_modules/swagger-ui-dist/swagger-ui-bundle.js" ]] || fail "Swagger UI's files are not in the image"
+[[ ! -e "$work/runtime/node_modules/@scarf" ]] || fail "install-time analytics (@scarf/scarf) is in the image"
 cp -R "$work/build/dist" "$work/runtime/dist"
 cp -R "$work/context/fixtures" "$work/runtime/fixtures"
 # The runtime image has no dev dependencies: a leak into the production tree would hide a missing dependency.
@@ -98,15 +104,31 @@ mapfile -t healthcheck < <(dockerfile_field healthcheck)
 grep -q '^VOLUME \["/data"\]' "$work/context/Dockerfile" || fail "no VOLUME /data"
 awk '/AS runtime/{r=1} r&&/chown node:node \/data/{c=1} r&&c&&/^USER node/{ok=1} END{exit !ok}' "$work/context/Dockerfile" ||
   fail "/data is not chowned to node before USER node"
-mkdir -p "$work/data"
+mkdir -p "$work/data" "$work/port"
+
+# The image runs as the unprivileged user node, with the code owned by root and only /data writable. Run as
+# root here, the server drops to node (or nobody) the same way, so a write outside /data fails as it would.
+as_user=()
+run_user="$(id -un)"
+if [[ "$(id -u)" -eq 0 ]] && command -v setpriv >/dev/null 2>&1; then
+  for candidate in node nobody; do
+    if id "$candidate" >/dev/null 2>&1; then
+      run_user="$candidate"
+      as_user=(setpriv "--reuid=$(id -u "$candidate")" "--regid=$(id -g "$candidate")" --clear-groups)
+      chmod 755 "$work"
+      chown "$candidate" "$work/data" "$work/port"
+      break
+    fi
+  done
+fi
 
 # `docker run IMAGE [args]`: ENTRYPOINT + (args or CMD), in /app, with the image's ENV and any -e on top.
 # It execs, so call it in the background or in a subshell; the pid is then the server's own.
 container() {
   cd "$work/runtime"
-  exec env "${image_env[@]}" VOICE_SANDBOX_PORT_FILE="$work/bound.port" "$@" "${entrypoint[@]}" "${container_args[@]}"
+  exec "${as_user[@]}" env "${image_env[@]}" VOICE_SANDBOX_PORT_FILE="$work/port/bound.port" "$@" "${entrypoint[@]}" "${container_args[@]}"
 }
-health() { (cd "$work/runtime" && env "${image_env[@]}" VOICE_SANDBOX_PORT_FILE="$work/bound.port" "$@" "${healthcheck[@]}"); }
+health() { (cd "$work/runtime" && env "${image_env[@]}" VOICE_SANDBOX_PORT_FILE="$work/port/bound.port" "$@" "${healthcheck[@]}"); }
 wait_healthy() {
   for _ in $(seq 1 40); do
     if health "$@" 2>/dev/null; then return 0; fi
@@ -141,6 +163,10 @@ state_probe="fetch('http://127.0.0.1:${port}/__sandbox/state',{headers:process.a
 [[ "$(node -e "$state_probe" -- "")" == "401" ]] || fail "the admin API answered without the generated token"
 [[ "$(node -e "$state_probe" -- "$token")" == "200" ]] || fail "the admin API refused the generated token"
 
+# The image serves Swagger UI at /__sandbox/docs (its optional peer is installed there).
+docs_probe="fetch('http://127.0.0.1:${port}/__sandbox/docs').then(r=>r.text()).then(t=>console.log(t.includes('swagger-ui-bundle.js')))"
+[[ "$(node -e "$docs_probe")" == "true" ]] || fail "/__sandbox/docs does not serve Swagger UI"
+
 # The data directory is written: a reset compacts the state into it.
 reset_probe="fetch('http://127.0.0.1:${port}/__sandbox/reset',{method:'POST',headers:{authorization:'Bearer '+process.argv[1]}}).then(r=>{console.log(r.status)})"
 [[ "$(node -e "$reset_probe" -- "$token")" == "200" ]] || fail "reset refused"
@@ -152,7 +178,7 @@ stop_server
 # 2. `docker run -e VOICE_SANDBOX_PORT=<port> IMAGE serve --port <other>`: the flag wins over the environment,
 #    and the HEALTHCHECK follows the port actually bound.
 other="$(free_port)"
-rm -f "$work/bound.port"
+rm -f "$work/port/bound.port"
 container_args=(serve --port "$other")
 container VOICE_SANDBOX_PORT="$port" >"$work/server2.log" 2>&1 &
 server_pid=$!
@@ -165,7 +191,7 @@ container_args=(run "$work/context/scenarios/*.yaml")
 (container) >"$work/run.log" 2>&1 || { cat "$work/run.log"; fail "run /scenarios/*.yaml failed"; }
 grep -q "passed" "$work/run.log" || { cat "$work/run.log"; fail "run printed no summary"; }
 
-echo "docker-smoke: PASS: built, installed production dependencies; serve from the environment (port $port, /data written, health via the HEALTHCHECK), --port overriding it ($other), run for scenarios ($((SECONDS - started)) s)"
+echo "docker-smoke: PASS: built, installed production dependencies and Swagger UI's files; as user $run_user: serve from the environment (port $port, /data written, health via the HEALTHCHECK), --port overriding it ($other), run for scenarios ($((SECONDS - started)) s)"
 
 # A real image, where a Docker engine is available.
 if ! command -v docker >/dev/null 2>&1; then

@@ -33,7 +33,6 @@ export function createSandbox(options: CreateSandboxOptions = {}): Sandbox {
     publicBaseUrl: Array.isArray(baseUrl) ? (baseUrl[0] ?? defaultBaseUrl) : baseUrl,
     ...coreOptions,
   });
-  const handlers = createMswHandlers(core.handle, baseUrl);
   const fetchDoor = createFetch(core.handle);
   const url = Array.isArray(baseUrl) ? (baseUrl[0] ?? defaultBaseUrl) : baseUrl;
   // The phones reach this sandbox through its own fetch door (no network), and set parties at once.
@@ -46,8 +45,8 @@ export function createSandbox(options: CreateSandboxOptions = {}): Sandbox {
   });
   // reset() and restore() replace the calls, texts and parties phones know: the next phone() starts anew.
   core.onStateReplaced(() => phones.forget());
-  return Object.assign(core, {
-    handlers,
+  let handlers: HttpHandler[] | undefined;
+  const sandbox = Object.assign(core, {
     fetch: fetchDoor,
     express: () => createExpressMiddleware(core.handle),
     baseUrl: url,
@@ -55,6 +54,15 @@ export function createSandbox(options: CreateSandboxOptions = {}): Sandbox {
     call: phones.call,
     phones,
   });
+  // msw loads when the handlers are first asked for, so a sandbox used only through fetch or Express never loads it.
+  Object.defineProperty(sandbox, "handlers", {
+    enumerable: true,
+    get: () => {
+      handlers ??= createMswHandlers(core.handle, baseUrl);
+      return handlers;
+    },
+  });
+  return sandbox as typeof sandbox & { readonly handlers: HttpHandler[] };
 }
 
 export { createExpressMiddleware } from "./adapters/express.js";

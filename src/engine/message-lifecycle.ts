@@ -15,7 +15,7 @@ import { smsCookies } from "./webhook-cookies.js";
 /** Delivery steps after creation: sending at once, sent after 500 ms, the handset's receipt after 2 s. */
 export const messageTiming = { sendingMs: 0, sentMs: 500, deliveredMs: 2000 } as const;
 
-/** Destinations with fixed delivery outcomes (see the README): carrier failure, and an unreachable handset. */
+/** Destinations with fixed delivery outcomes (listed in docs/engine.md): carrier failure, and an unreachable handset. */
 export const messageTestNumbers: Record<
   string,
   { status: "failed" | "undelivered"; code: number; text: string }

@@ -60,7 +60,7 @@ export const defaultBridgeTalkMs = 60_000;
 
 /**
  * Destinations with fixed behaviour (like Twilio's magic test numbers, here as callee behaviours).
- * Listed in the README; any other number starts ringing at 1 s and answers at 3 s. No prototype: numbers
+ * Listed in docs/engine.md; any other number starts ringing at 1 s and answers at 3 s. No prototype: numbers
  * come from requests, and "constructor" must find nothing rather than Object's.
  */
 export const testNumbers: Readonly<Record<string, PartyBehaviourInput>> = Object.assign(Object.create(null), {

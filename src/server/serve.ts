@@ -6,6 +6,8 @@ import { createExpressMiddleware, isSandboxPath } from "../adapters/express.js";
 import { createNodeListener } from "../adapters/node.js";
 import { startStopwatch, waitRealTime } from "../engine/clock.js";
 import type { Handle } from "../http/handle.js";
+import { buildOpenApiDocument } from "../http/openapi-document.js";
+import { routes } from "../http/routes.js";
 import { createInspector, type Inspector, inspectorPath } from "../inspector/index.js";
 import { createSandboxCore, type SandboxCore, type SandboxOptions } from "../sandbox.js";
 import { createDocsRouter, docsPath } from "./docs-page.js";
@@ -62,7 +64,7 @@ export function createApp(
 ) {
   const app = express();
   app.disable("x-powered-by");
-  app.use(createDocsRouter());
+  app.use(createDocsRouter({ document: () => buildOpenApiDocument(routes) }));
   app.use(inspector.router);
   app.use(createExpressMiddleware(handle));
   const lines = [

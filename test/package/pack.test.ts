@@ -127,6 +127,63 @@ console.log(JSON.stringify({ status: page.status, accounts: overview.accounts.le
     expect(result).toEqual({ status: 200, accounts: 2 });
   });
 
+  it("installs no install-time analytics and no Swagger UI for a library user", async () => {
+    const installed = (name: string) =>
+      stat(join(app, "node_modules", name)).then(
+        () => true,
+        () => false,
+      );
+    expect({ scarf: await installed("@scarf/scarf"), swagger: await installed("swagger-ui-dist") }).toEqual({
+      scarf: false,
+      swagger: false,
+    });
+  });
+
+  it("loads no server module and no msw until the handlers are asked for, then the app's own msw", async () => {
+    // A resolve hook records every package the process loads, ES modules and CommonJS alike.
+    await writeFile(
+      join(app, "record-packages.mjs"),
+      `export async function resolve(specifier, context, next) {
+  const result = await next(specifier, context);
+  const at = result.url.lastIndexOf("/node_modules/");
+  if (at >= 0) {
+    const [scope, name] = result.url.slice(at + 14).split("/");
+    process.stderr.write("loaded " + (scope.startsWith("@") ? scope + "/" + name : scope) + "\\n");
+  }
+  return result;
+}
+`,
+    );
+    await writeFile(
+      join(app, "register-recorder.mjs"),
+      `import { register } from "node:module";\nregister("./record-packages.mjs", import.meta.url);\n`,
+    );
+    const file = join(app, "light.mjs");
+    await writeFile(
+      file,
+      `import { createSandbox } from "voice-sandbox";
+const sandbox = createSandbox();
+await sandbox.fetch("https://api.voice-sandbox.test/__sandbox/health");
+process.stderr.write("asking for handlers\\n");
+const [handler] = sandbox.handlers;
+const { HttpHandler } = await import("msw");
+console.log(JSON.stringify({ sameMsw: handler instanceof HttpHandler }));
+`,
+    );
+    const { stdout, stderr } = await run(process.execPath, ["--import", "./register-recorder.mjs", file], {
+      cwd: app,
+      env: plainEnv(),
+      timeout: 30_000,
+    });
+    const [before = "", after = ""] = stderr.split("asking for handlers");
+    const packages = (text: string) => [...new Set([...text.matchAll(/^loaded (\S+)$/gm)].map((m) => m[1] ?? ""))];
+    const server = ["express", "pino", "pino-pretty", "commander", "swagger-ui-dist"];
+    expect(packages(before).filter((name) => name === "msw" || server.includes(name))).toEqual([]);
+    expect(packages(after)).toContain("msw");
+    expect(packages(`${before}${after}`).filter((name) => server.includes(name))).toEqual([]);
+    expect(JSON.parse(stdout)).toEqual({ sameMsw: true });
+  });
+
   it("answers through the msw subpath with the customer's own msw", async () => {
     const result = await runScript(
       "msw.mjs",
@@ -224,6 +281,12 @@ console.log(JSON.stringify({
     const response = await fetch(`${url}/__sandbox/health`);
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ status: "ok" });
+    // Without the optional Swagger UI, the reference is a plain page listing every operation.
+    const docs = await fetch(`${url}/__sandbox/docs`);
+    expect(docs.status).toBe(200);
+    const docsPage = await docs.text();
+    expect(docsPage).not.toContain("swagger-ui-bundle.js");
+    expect(docsPage).toContain("GET /2010-04-01/Accounts/{AccountSid}/Calls</code>");
     // The inspector's page, its code and its two libraries all come from the installed package.
     for (const path of ["/__sandbox/ui", "/__sandbox/ui/assets/app.js", "/__sandbox/ui/vendor/preact.mjs"]) {
       const asset = await fetch(`${url}${path}`);

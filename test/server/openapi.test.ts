@@ -1,8 +1,12 @@
 // The OpenAPI document: valid OpenAPI 3.1 by a maintained validator, served over HTTP, with the docs page.
+
+import { createServer } from "node:http";
 import { compileErrors, validate } from "@readme/openapi-parser";
+import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildOpenApiDocument } from "../../src/http/openapi-document.js";
 import { routes } from "../../src/http/routes.js";
+import { createDocsRouter } from "../../src/server/docs-page.js";
 import { type RunningServer, serve } from "../../src/server/serve.js";
 import { checkResponse } from "../support/openapi-check.js";
 
@@ -139,5 +143,31 @@ describe("OpenAPI document", () => {
     expect(script.headers.get("content-type")).toMatch(/javascript/);
     expect((await fetch(`${running.url}/__sandbox/openapi.json`)).status).toBe(200);
     expect((await fetch(`${running.url}/__sandbox/faults`)).status).toBe(401);
+  });
+
+  it("serves a plain page listing every operation where the optional Swagger UI is not installed", async () => {
+    const document = buildOpenApiDocument(routes);
+    const app = express().use(createDocsRouter({ document: () => document, swaggerUiAssets: null }));
+    const server = createServer(app);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const address = server.address();
+    const base = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+    try {
+      const html = await (await fetch(`${base}/__sandbox/docs`)).text();
+      expect(html).not.toContain("swagger-ui-bundle.js");
+      expect(html).toContain('<a href="/__sandbox/openapi.json">');
+      const listed = [...html.matchAll(/<summary><code>(\w+) ([^<]+)<\/code>/g)].map(
+        (m) => `${m[1]} ${m[2]}`,
+      );
+      const documented = Object.entries(document.paths).flatMap(([path, methods]) =>
+        Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
+      );
+      expect(listed.sort()).toEqual(documented.sort());
+      // Summaries are text, not markup.
+      expect(html).toContain("account&#39;s current auth token");
+      expect((await fetch(`${base}/__sandbox/docs/swagger-ui-bundle.js`)).status).toBe(404);
+    } finally {
+      server.close();
+    }
   });
 });
