@@ -176,7 +176,9 @@ console.log(JSON.stringify({ sameMsw: handler instanceof HttpHandler }));
       timeout: 30_000,
     });
     const [before = "", after = ""] = stderr.split("asking for handlers");
-    const packages = (text: string) => [...new Set([...text.matchAll(/^loaded (\S+)$/gm)].map((m) => m[1] ?? ""))];
+    const packages = (text: string) => [
+      ...new Set([...text.matchAll(/^loaded (\S+)$/gm)].map((m) => m[1] ?? "")),
+    ];
     const server = ["express", "pino", "pino-pretty", "commander", "swagger-ui-dist"];
     expect(packages(before).filter((name) => name === "msw" || server.includes(name))).toEqual([]);
     expect(packages(after)).toContain("msw");
