@@ -16,6 +16,7 @@ import { createProgram } from "./call-program.js";
 import { createCallRecordings } from "./call-recordings.js";
 import { type Alert, createCallRegistry } from "./call-registry.js";
 import { createRuntime, type TimelineEntry } from "./call-runtime.js";
+import { createStreams } from "./call-streams.js";
 import type { CallEvent } from "./call-transitions.js";
 import { createVerbEnv } from "./call-verb-env.js";
 import { createCallRecord, saveCall } from "./calls.js";
@@ -138,6 +139,7 @@ export function createCallEngine(ctx: EngineContext, options: CallEngineOptions 
   parts.legs = createLegs(registry);
   parts.program = createProgram(registry);
   parts.recordings = createCallRecordings(registry);
+  parts.streams = createStreams(registry);
   parts.envFor = createVerbEnv(registry, (message) => messageLifecycle.start(message));
   parts.conferences = createConferences({
     services,
@@ -287,6 +289,7 @@ export function createCallEngine(ctx: EngineContext, options: CallEngineOptions 
       parts.conferences.reset();
       parts.queues.reset();
       parts.ownNumbers.reset();
+      parts.streams.reset();
       ctx.holds?.clear();
       scheduler.clear();
       registry.clear();

@@ -168,6 +168,8 @@ export function createLifecycle(reg: CallRegistry): LifecyclePart {
   async function finishCall(rt: CallRuntime) {
     // 1. The running verb cleans up (Record posts Digits=hangup, Dial posts its action).
     await parts.program.end(rt);
+    // Streams still open (<Start><Stream>) send `stop` and close.
+    parts.streams.callEnded(rt.sid);
     // Out of any conference or queue it was still in (others there move on).
     parts.conferences.callEnded(rt.sid);
     parts.queues.callEnded(rt.sid);

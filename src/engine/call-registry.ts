@@ -10,6 +10,7 @@ import type {
   Wake,
 } from "../markup/effects.js";
 import type { CallRuntime } from "./call-runtime.js";
+import type { StreamsPart } from "./call-streams.js";
 import type { CallEvent } from "./call-transitions.js";
 import type { Conferences } from "./conferences.js";
 import type { EngineServices } from "./engine-services.js";
@@ -104,6 +105,7 @@ export interface CallParts {
   conferences: Conferences;
   queues: Queues;
   ownNumbers: OwnNumberCalls;
+  streams: StreamsPart;
 }
 
 /** What every part of the running engine shares: state kept outside the store, and the one scheduler. */

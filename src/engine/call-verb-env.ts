@@ -120,6 +120,7 @@ export function createVerbEnv(
       startMessage(message);
       return message.sid;
     },
+    openStream: (spec) => parts.streams.open(rt, spec),
     startLegs: (targets, legOptions) => targets.map((target) => parts.legs.startLeg(rt, target, legOptions)),
     endLeg: (sid) => {
       const child = ctx.store.calls.get(sid);

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { durationField as duration } from "./duration.js";
 
 /** Verbs a reactive step can wait for. */
-export const listeningVerbs = ["Gather", "Record", "Say", "Play", "Pause", "Dial"] as const;
+export const listeningVerbs = ["Gather", "Record", "Say", "Play", "Pause", "Dial", "Connect"] as const;
 
 /**
  * One thing the party does. Timing: `at` counts from the moment the party is connected (answer for a

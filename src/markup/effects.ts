@@ -92,6 +92,31 @@ export interface DialTarget {
   sendDigits?: string | undefined;
 }
 
+/** A media stream asked for by `<Connect><Stream>` or `<Start><Stream>` (its noun's attributes, resolved). */
+export interface StreamSpec {
+  /** Absolute `ws:`/`wss:` URL (relative URLs already resolved against the document). */
+  url: string;
+  name: string | null;
+  track: "inbound_track" | "outbound_track" | "both_tracks";
+  statusCallback: string | null;
+  statusCallbackMethod: "GET" | "POST";
+  /** `<Parameter name value>` nouns: the start message's customParameters. */
+  parameters: Record<string, string>;
+  /** `<Connect>`: the app's audio plays to the caller, and marks and clear work. */
+  bidirectional: boolean;
+}
+
+/** A running stream, as the verb that opened it sees it. */
+export interface StreamControl {
+  readonly sid: string;
+  /** The socket closed (or never opened): a `signal` wake named "stream" told the verb. */
+  ended(): boolean;
+  /** The caller pressed a key: a `dtmf` message goes to the app. */
+  dtmf(digit: string): void;
+  /** Sends `stop` and closes the socket (the call ended or moved on). */
+  stop(): void;
+}
+
 /** Everything a verb may do synchronously to the call; time and I/O go through yielded effects. */
 export interface VerbEnv {
   readonly callSid: string;
@@ -129,6 +154,8 @@ export interface VerbEnv {
     statusCallback: string | null;
     statusCallbackMethod: "GET" | "POST";
   }): string;
+  /** Opens a media stream to the app's WebSocket; its end arrives as a `signal` wake named "stream". */
+  openStream(spec: StreamSpec): StreamControl;
   /** Ends a child leg: cancel while ringing, hang up once answered. */
   endLeg(sid: string): void;
   /** Connects the parent with an answered child leg (its script starts). */

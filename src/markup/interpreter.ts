@@ -6,6 +6,7 @@ import { Redirected } from "./effects.js";
 import { documentOf, fetchFailure } from "./fetched-document.js";
 import { MarkupError, type MarkupNode, parseMarkup } from "./parse.js";
 import { unemulatedVerbs, validateVoiceDocument } from "./schema.js";
+import { connect } from "./verbs/connect.js";
 import { answersOnBridge, dial } from "./verbs/dial.js";
 import { enqueue } from "./verbs/enqueue.js";
 import { gather } from "./verbs/gather.js";
@@ -56,6 +57,8 @@ function* runVerb(node: MarkupNode, env: VerbEnv): VerbRun {
       return yield* enqueue(node, env);
     case "Sms":
       return sms(node, env);
+    case "Connect":
+      return yield* connect(node, env);
     case "Leave":
       // Outside Enqueue wait markup there is no queue to leave: Twilio goes on with the next verb.
       return { type: "next" };

@@ -15,6 +15,9 @@ const ssml = [
   "amazon:effect",
 ];
 
+/** What <Connect> may hold; only Stream is emulated, the others are skipped with a warning when run. */
+const connectNouns = ["Stream", "ConversationRelay", "Room", "VirtualAgent", "Conversation", "Assistant"];
+
 /** Verbs the engine runs, with the children each accepts. */
 export const voiceVerbs: Record<string, string[]> = {
   Say: ssml,
@@ -29,10 +32,11 @@ export const voiceVerbs: Record<string, string[]> = {
   Enqueue: ["Task"],
   Leave: [],
   Sms: [],
+  Connect: connectNouns,
 };
 
 /** Valid Twilio verbs the sandbox does not emulate: skipped with a warning, never pretended. */
-export const unemulatedVerbs = ["Connect", "Start", "Stop", "Pay", "Prompt", "Refer", "Echo"];
+export const unemulatedVerbs = ["Start", "Stop", "Pay", "Prompt", "Refer", "Echo"];
 
 const nounChildren: Record<string, string[]> = {
   Number: [],
@@ -43,6 +47,14 @@ const nounChildren: Record<string, string[]> = {
   Task: [],
   Identity: [],
   Parameter: [],
+  Stream: ["Parameter"],
+  ConversationRelay: ["Language", "Parameter"],
+  Language: [],
+  Room: ["Parameter"],
+  VirtualAgent: ["Config", "Parameter"],
+  Config: [],
+  Conversation: [],
+  Assistant: ["Language", "Parameter"],
 };
 
 const integerAttrs: Record<string, string[]> = {
@@ -64,6 +76,7 @@ const enumAttrs: Record<string, Record<string, RegExp>> = {
     hangupOnStar: /^(true|false)$/,
   },
   Reject: { reason: /^(rejected|busy)$/ },
+  Stream: { track: /^(inbound_track|outbound_track|both_tracks)$/ },
   Conference: {
     beep: /^(true|false|onEnter|onExit)$/,
     muted: /^(true|false)$/,
@@ -122,6 +135,10 @@ export function validateVoiceDocument(verbs: MarkupNode[]): void {
     if (verb.name === "Redirect" && verb.text === "") fail(verb, "<Redirect> needs a URL");
     if (verb.name === "Play" && verb.text === "" && verb.attrs.digits === undefined) {
       fail(verb, "<Play> needs a URL or digits");
+    }
+    if (verb.name === "Connect" && verb.children.length !== 1) fail(verb, "<Connect> needs exactly one noun");
+    for (const noun of verb.name === "Connect" ? verb.children : []) {
+      if (noun.name === "Stream" && !noun.attrs.url) fail(noun, "<Stream> needs a url");
     }
     checkNode(verb, allowed, verb.name);
   }

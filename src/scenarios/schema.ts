@@ -238,6 +238,7 @@ const requestFields = {
       "recording-status",
       "transcription",
       "message-status",
+      "stream-status",
     ])
     .optional(),
   call: callRef,

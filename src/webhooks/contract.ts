@@ -11,7 +11,8 @@ export type OutboundKind =
   | "transcription"
   | "message-status"
   | "sms-markup"
-  | "partial-result";
+  | "partial-result"
+  | "stream-status";
 
 export interface OutboundRequest {
   kind: OutboundKind;

@@ -105,6 +105,7 @@ const retryingKinds: ReadonlySet<OutboundKind> = new Set([
   "recording-status",
   "transcription",
   "message-status",
+  "stream-status",
 ]);
 
 /** Characters of a callback's answer kept in the log; the answer is read only that far (4 bytes a character at most). */

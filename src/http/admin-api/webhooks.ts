@@ -14,6 +14,7 @@ const kinds = [
   "message-status",
   "sms-markup",
   "partial-result",
+  "stream-status",
 ] as const;
 const outcomes = ["success", "http-error", "network-error", "timeout"] as const;
 

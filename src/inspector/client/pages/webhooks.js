@@ -12,6 +12,7 @@ const kinds = [
   "transcription",
   "message-status",
   "sms-markup",
+  "stream-status",
 ];
 
 export function WebhooksPage() {

@@ -1,0 +1,377 @@
+// One media stream: a real WebSocket client to the app's URL, paced on the sandbox clock, never awaited on the real clock.
+import WebSocket from "ws";
+import type { StreamControl, StreamSpec } from "../../markup/effects.js";
+import type { ClockMode } from "../clock.js";
+import { type EventHandle, eventClass, type Scheduler } from "../scheduler.js";
+import { framePayloads } from "./stream-audio.js";
+import {
+  type AppMessage,
+  frameMs,
+  maxAppMessageBytes,
+  messages,
+  payloadBytes,
+  readAppMessage,
+  trackNames,
+} from "./stream-protocol.js";
+
+/** Real milliseconds allowed for the WebSocket handshake (Twilio gives up on an endpoint that does not answer). */
+export const handshakeTimeoutMs = 10_000;
+/** Sent but unread bytes kept for a slow app; past this, media frames are dropped instead of piling up. */
+export const maxBufferedBytes = 1024 * 1024;
+/** Audio chunks and marks the app may have queued for playback at once (audio chunks in a row merge into one). */
+export const maxQueuedPlayback = 10_000;
+/** Virtual clock: real milliseconds to wait for the app to catch up with a frame before going on without it. */
+const lockstepTimeoutMs = 2_000;
+
+export type StreamEvent = "stream-started" | "stream-stopped" | "stream-error";
+
+/** What a session needs from the engine; every call into it happens inside a scheduler event or a socket event. */
+export interface StreamSessionHost {
+  readonly scheduler: Scheduler;
+  clockMode(): ClockMode;
+  now(): number;
+  readonly accountSid: string;
+  readonly callSid: string;
+  /** True while the caller speaks at `at` (the inbound track carries a tone then, silence otherwise). */
+  callerSpeaking(at: number): boolean;
+  /** True while the sandbox speaks to the caller at `at` (<Say>, <Play>: the outbound track). */
+  sandboxSpeaking(at: number): boolean;
+  timeline(kind: string, detail?: Record<string, unknown>): void;
+  alert(code: number, message: string, level?: "error" | "warning"): void;
+  statusCallback(spec: StreamSpec, sid: string, event: StreamEvent, error?: string): void;
+  /** The stream is over (closed by either side, or never opened): the verb waiting on it moves on. */
+  ended(sid: string): void;
+}
+
+type State = "connecting" | "open" | "stopping" | "ended";
+type Queued = { kind: "audio"; ms: number } | { kind: "mark"; name: string };
+
+export interface StreamSession extends StreamControl {
+  /** Drops the socket at once, without a stop message (sandbox reset). */
+  terminate(): void;
+}
+
+/** A `ws:`/`wss:` URL for the socket: relative URLs resolve against the document, http(s) becomes ws(s). */
+export function socketUrl(url: string, base: string | null): URL | null {
+  try {
+    const resolved = new URL(url, base ?? undefined);
+    if (resolved.protocol === "https:") resolved.protocol = "wss:";
+    if (resolved.protocol === "http:") resolved.protocol = "ws:";
+    return resolved.protocol === "ws:" || resolved.protocol === "wss:" ? resolved : null;
+  } catch {
+    return null;
+  }
+}
+
+export function openStreamSession(host: StreamSessionHost, sid: string, spec: StreamSpec): StreamSession {
+  const { scheduler } = host;
+  let state: State = "connecting";
+  let socket: WebSocket | null = null;
+  let sequence = 0;
+  let chunk = 0;
+  let startedAt = 0;
+  let tick: EventHandle | null = null;
+  const playback: Queued[] = [];
+  let playedMs = 0;
+  let marksEchoed = 0;
+  let droppedFrames = 0;
+  let refused = 0;
+  /** Virtual clock: resolves when the app has read everything sent so far (its pong), or the socket closed. */
+  let caughtUp: (() => void) | null = null;
+  const virtual = () => host.clockMode() === "virtual";
+
+  const send = (message: object) => {
+    if (socket?.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+  };
+
+  /** `notify`: the verb waiting on the stream hears of it (not when the verb itself stopped the stream). */
+  const finish = (notify = true) => {
+    if (state === "ended") return;
+    state = "ended";
+    scheduler.cancel(tick);
+    tick = null;
+    caughtUp?.();
+    host.timeline("stream.ended", {
+      sid,
+      chunks: chunk,
+      playedMs,
+      marks: marksEchoed,
+      droppedFrames,
+      refused,
+    });
+    if (notify) host.ended(sid);
+  };
+
+  /** The stream could not start or broke: an alert, the stream-error callback, and the end. */
+  const fail = (code: number, message: string) => {
+    if (state === "ended") return;
+    host.alert(code, `${message} (${spec.url})`);
+    host.statusCallback(spec, sid, "stream-error", message);
+    socket?.terminate();
+    finish();
+  };
+
+  /** Plays `ms` of the app's queued audio; marks whose audio has all played are echoed back. */
+  const play = (ms: number) => {
+    let budget = ms;
+    while (playback.length > 0) {
+      const head = playback[0]!;
+      if (head.kind === "mark") {
+        playback.shift();
+        marksEchoed++;
+        host.timeline("stream.mark", { sid, name: head.name });
+        send(messages.mark(++sequence, sid, head.name));
+        continue;
+      }
+      const used = Math.min(budget, head.ms);
+      head.ms -= used;
+      budget -= used;
+      playedMs += used;
+      if (head.ms > 0) break;
+      playback.shift();
+    }
+  };
+
+  const enqueue = (item: Queued) => {
+    const last = playback.at(-1);
+    if (item.kind === "audio" && last?.kind === "audio") {
+      last.ms += item.ms;
+      return;
+    }
+    if (playback.length >= maxQueuedPlayback) {
+      refuse(`more than ${maxQueuedPlayback} audio chunks and marks queued; the ${item.kind} was dropped`);
+      return;
+    }
+    playback.push(item);
+  };
+
+  /** A message Twilio would not take: the first one raises 31924, the rest are only counted. */
+  const refuse = (reason: string) => {
+    refused++;
+    if (refused === 1) host.alert(31924, `Stream - WebSocket - Protocol Error: ${reason} (${spec.url})`);
+  };
+
+  const apply = (message: AppMessage) => {
+    if (!spec.bidirectional) {
+      refuse(`a unidirectional stream takes no ${message.event} messages`);
+      return;
+    }
+    if (message.event === "media") {
+      enqueue({ kind: "audio", ms: payloadBytes(message.media.payload) / 8 });
+    } else if (message.event === "mark") {
+      enqueue({ kind: "mark", name: message.mark.name });
+      // A mark with no audio before it is answered at once.
+      play(0);
+    } else {
+      // clear: queued audio is dropped; the marks waiting behind it are answered.
+      for (const item of playback.splice(0)) {
+        if (item.kind !== "mark") continue;
+        marksEchoed++;
+        host.timeline("stream.mark", { sid, name: item.name, cleared: true });
+        send(messages.mark(++sequence, sid, item.name));
+      }
+      host.timeline("stream.clear", { sid });
+    }
+  };
+
+  /** Chunk `n` covers [20(n-1), 20n) ms of the stream; it leaves when its 20 ms have passed. */
+  const scheduleTick = () => {
+    tick = scheduler.at(startedAt + (chunk + 1) * frameMs, eventClass.input, `stream ${sid}`, () => frame());
+  };
+
+  const frame = (): Promise<void> | undefined => {
+    tick = null;
+    if (state !== "open" || !socket) return undefined;
+    chunk++;
+    const at = startedAt + (chunk - 1) * frameMs;
+    if (socket.bufferedAmount > maxBufferedBytes) droppedFrames++;
+    else {
+      for (const track of trackNames(spec.track)) {
+        const payload =
+          track === "inbound"
+            ? host.callerSpeaking(at)
+              ? framePayloads.callerSpeech
+              : framePayloads.silence
+            : host.sandboxSpeaking(at) || (spec.bidirectional && playback[0]?.kind === "audio")
+              ? framePayloads.sandboxSpeech
+              : framePayloads.silence;
+        send(messages.media(++sequence, sid, track, chunk, payload));
+      }
+    }
+    play(frameMs);
+    scheduleTick();
+    return virtual() ? lockstep() : undefined;
+  };
+
+  /**
+   * Virtual clock: waits until the app has read everything sent so far (a ping, answered after the messages
+   * before it), so whatever the app sends in reply lands at the same instant run after run.
+   */
+  const lockstep = () =>
+    new Promise<void>((resolve) => {
+      const ready = socket?.readyState;
+      // A closing socket is waited for too, so its close lands before the clock moves on.
+      if (ready !== WebSocket.OPEN && ready !== WebSocket.CLOSING) return resolve();
+      const guard = setTimeout(() => settle(), lockstepTimeoutMs);
+      const settle = () => {
+        clearTimeout(guard);
+        caughtUp = null;
+        resolve();
+      };
+      caughtUp = settle;
+      if (ready === WebSocket.OPEN) socket?.ping();
+    });
+
+  const onOpen = () => {
+    if (state !== "connecting") return;
+    state = "open";
+    startedAt = host.now();
+    host.timeline("stream.started", { sid, url: spec.url, track: spec.track, name: spec.name });
+    send(messages.connected());
+    send(
+      messages.start(++sequence, {
+        streamSid: sid,
+        accountSid: host.accountSid,
+        callSid: host.callSid,
+        track: spec.track,
+        customParameters: spec.parameters,
+      }),
+    );
+    host.statusCallback(spec, sid, "stream-started");
+    scheduleTick();
+  };
+
+  const onClose = (code: number, reason: string) => {
+    if (state === "ended") return;
+    if (state === "open") {
+      host.timeline("stream.closed", { sid, code, reason });
+      // The app ended the stream: a clean close is how <Connect><Stream> hands the call back.
+      if (code !== 1000 && code !== 1005) {
+        host.alert(
+          31921,
+          `Stream - WebSocket - Close Error: the socket closed with code ${code}${reason ? ` (${reason})` : ""} (${spec.url})`,
+        );
+        host.statusCallback(spec, sid, "stream-error", `WebSocket closed with code ${code}`);
+      }
+      host.statusCallback(spec, sid, "stream-stopped");
+    }
+    finish();
+  };
+
+  /** Socket events land outside the loop: on the real clock they become events, so the loop stays in order. */
+  const inLoop = (label: string, task: () => void) => {
+    if (virtual()) task();
+    else scheduler.after(0, eventClass.input, `${label} ${sid}`, task);
+  };
+
+  const connect = (url: URL): Promise<void> =>
+    new Promise<void>((resolve) => {
+      const ws = new WebSocket(url, {
+        handshakeTimeout: handshakeTimeoutMs,
+        maxPayload: maxAppMessageBytes,
+        perMessageDeflate: false,
+        // A test process that mocks HTTP with msw lets this upgrade through to the real server.
+        headers: { accept: "msw/passthrough" },
+      });
+      socket = ws;
+      let settled = false;
+      const settle = () => {
+        if (!settled) {
+          settled = true;
+          resolve();
+        }
+      };
+      ws.on("open", () =>
+        inLoop("stream open", () => {
+          onOpen();
+          if (virtual()) void lockstep().then(settle);
+          else settle();
+        }),
+      );
+      ws.on("unexpected-response", (request, response) => {
+        request.destroy();
+        const status = response.statusCode ?? 0;
+        inLoop("stream refused", () => {
+          fail(
+            31920,
+            `Stream - WebSocket - Handshake Error: the server answered HTTP ${status} instead of 101`,
+          );
+          settle();
+        });
+      });
+      ws.on("error", (error) => {
+        inLoop("stream error", () => {
+          if (state === "connecting")
+            fail(31901, `Stream - WebSocket - Connection Timeout: ${error.message}`);
+          else if (state === "open") refuse(error.message);
+          settle();
+        });
+      });
+      ws.on("message", (data, isBinary) => {
+        if (state !== "open") return;
+        const text = isBinary ? null : data.toString();
+        inLoop("stream message", () => {
+          if (state !== "open") return;
+          if (text === null) return refuse("binary frames are not part of the protocol");
+          const read = readAppMessage(text);
+          if ("error" in read) refuse(read.error);
+          else apply(read.message);
+        });
+      });
+      ws.on("pong", () => caughtUp?.());
+      ws.on("close", (code, reason) => {
+        caughtUp?.();
+        inLoop("stream close", () => {
+          onClose(code, reason.toString());
+          settle();
+        });
+      });
+    });
+
+  const start = () => {
+    const url = socketUrl(spec.url, null);
+    if (!url) {
+      fail(31920, "Stream - WebSocket - Handshake Error: the url is not a ws:// or wss:// URL");
+      return;
+    }
+    const opened = connect(url);
+    // The virtual clock stands still while the socket opens, as it does for a markup request.
+    return virtual() ? opened : undefined;
+  };
+  scheduler.after(0, eventClass.input, `stream connect ${sid}`, start);
+
+  return {
+    sid,
+    ended: () => state === "ended",
+    dtmf(digit) {
+      if (state !== "open") return;
+      host.timeline("stream.dtmf", { sid, digit });
+      send(messages.dtmf(++sequence, sid, digit));
+    },
+    stop() {
+      if (state === "ended" || state === "stopping") return;
+      if (state === "connecting") {
+        socket?.terminate();
+        finish(false);
+        return;
+      }
+      state = "stopping";
+      scheduler.cancel(tick);
+      tick = null;
+      send(messages.stop(++sequence, sid, host.accountSid, host.callSid));
+      host.statusCallback(spec, sid, "stream-stopped");
+      socket?.close(1000);
+      finish(false);
+      // Virtual clock: the clock waits for the app to read `stop` and the close to finish, as it waits for frames.
+      if (virtual()) scheduler.after(0, eventClass.control, `stream stop ${sid}`, lockstep);
+    },
+    terminate() {
+      socket?.terminate();
+      if (state !== "ended") {
+        state = "ended";
+        scheduler.cancel(tick);
+        caughtUp?.();
+      }
+    },
+  };
+}
