@@ -156,6 +156,22 @@ export const errors = {
       title: "Invalid call state",
       message: `Call ${sid} is not in progress (status ${status}): only a live call can be redirected with Url or Twiml.`,
     }),
+  /** Twilio 21220 (invalid call state): a media stream starts only on a call in progress. */
+  streamNeedsLiveCall: (sid: string, status: string) =>
+    new SandboxError({
+      status: 400,
+      code: codes.callNotLive,
+      title: "Invalid call state",
+      message: `Call ${sid} is not in progress (status ${status}): a stream can be started only on a live call.`,
+    }),
+  /** Twilio allows four unidirectional streams on a call at once. */
+  tooManyStreams: (sid: string, limit: number) =>
+    new SandboxError({
+      status: 400,
+      code: codes.badRequest,
+      title: "Too many streams",
+      message: `Call ${sid} already has ${limit} streams running, the most a call may have: stop one first (POST .../Streams/{Sid}.json with Status=stopped).`,
+    }),
   /** Twilio 30409: only a scheduled message can be canceled. */
   messageNotCancelable: (sid: string, status: string) =>
     new SandboxError({

@@ -5,7 +5,7 @@
 import type { Call } from "../domain/call.js";
 import { errors } from "../domain/errors.js";
 import type { Message } from "../domain/message.js";
-import type { HeardEntry } from "../markup/effects.js";
+import type { HeardEntry, StreamSpec } from "../markup/effects.js";
 import { numberVoiceHandlers } from "./applications.js";
 import { assertMayCall, holdFirstMinute } from "./call-admission.js";
 import { type CallControl, createCallControl } from "./call-control.js";
@@ -16,7 +16,7 @@ import { createProgram } from "./call-program.js";
 import { createCallRecordings } from "./call-recordings.js";
 import { type Alert, createCallRegistry } from "./call-registry.js";
 import { createRuntime, type TimelineEntry } from "./call-runtime.js";
-import { createStreams } from "./call-streams.js";
+import { createStreams, type StreamRecord } from "./call-streams.js";
 import type { CallEvent } from "./call-transitions.js";
 import { createVerbEnv } from "./call-verb-env.js";
 import { createCallRecord, saveCall } from "./calls.js";
@@ -86,6 +86,11 @@ export interface CallEngine extends Omit<CallControl, "hangup" | "cancel" | "red
   conferences: ConferenceControl;
   /** Queue members: dequeue to a URL (account API Members). */
   queues: QueueControl;
+  /** Unidirectional media streams of live calls (account API Streams): start one, stop one by sid or name. */
+  streams: {
+    start(callSid: string, spec: StreamSpec): StreamRecord;
+    stop(callSid: string, sidOrName: string): StreamRecord | undefined;
+  };
   /** Drops every live call's runtime and every queued event (sandbox reset). */
   reset(): void;
 }
@@ -284,6 +289,10 @@ export function createCallEngine(ctx: EngineContext, options: CallEngineOptions 
     },
     conferences: parts.conferences,
     queues: parts.queues,
+    streams: {
+      start: (callSid, spec) => parts.streams.startFromApi(callSid, spec),
+      stop: (callSid, sidOrName) => parts.streams.stop(callSid, sidOrName),
+    },
     reset() {
       messageLifecycle.reset();
       parts.conferences.reset();

@@ -1,4 +1,5 @@
-// Media streams of live calls: opens each stream's session for its call, wires it to the loop, ends them with the call.
+// Media streams of live calls: opens each stream's session for its call, keeps its Stream record, ends them with the call.
+import { errors } from "../domain/errors.js";
 import type { HeardEntry, StreamControl, StreamSpec } from "../markup/effects.js";
 import { speechLengthMs } from "../markup/speech-length.js";
 import { digitLengthMs, playLengthMs } from "../markup/verbs/play.js";
@@ -9,12 +10,40 @@ import { openStreamSession, type StreamSession } from "./media-streams/stream-se
 import { eventClass } from "./scheduler.js";
 import { callCookies } from "./webhook-cookies.js";
 
+/** A Stream subresource (`/Calls/{CallSid}/Streams/{Sid}`): what the account API shows of a stream. */
+export interface StreamRecord {
+  sid: string;
+  account_sid: string;
+  call_sid: string;
+  name: string | null;
+  status: "in-progress" | "stopped";
+  updated_at: number;
+}
+
+/** Twilio allows four unidirectional streams at once on a call. */
+export const maxStreamsPerCall = 4;
+/** Stopped streams remembered per call (for fetches by name or sid) before the oldest is forgotten. */
+const keptStoppedPerCall = 16;
+
 export interface StreamsPart {
-  open(rt: CallRuntime, spec: StreamSpec): StreamControl;
-  /** The call is over: every stream still open sends `stop` and closes. */
+  /** Opens a stream for the call's markup (`<Connect>` or `<Start>`); null when the call has four already. */
+  open(rt: CallRuntime, spec: StreamSpec): StreamControl | null;
+  /** The account API's `Streams` create: a unidirectional stream on a live call. */
+  startFromApi(callSid: string, spec: StreamSpec): StreamRecord;
+  /** Stops a unidirectional stream by sid or name; undefined when the call has none of that sid or name. */
+  stop(callSid: string, sidOrName: string): StreamRecord | undefined;
+  /** `<Stop><Stream/>` without a name: every unidirectional stream of the call stops. */
+  stopAll(callSid: string): void;
+  /** The call is over: every stream still open sends `stop` and closes; the records go. */
   callEnded(callSid: string): void;
   /** Drops every socket at once (sandbox reset). */
   reset(): void;
+}
+
+interface Entry {
+  session: StreamSession;
+  record: StreamRecord;
+  bidirectional: boolean;
 }
 
 /** How long a heard entry sounds: the same lengths the verbs wait for. */
@@ -28,16 +57,28 @@ function heardLengthMs(entry: HeardEntry): number {
 export function createStreams(reg: CallRegistry): StreamsPart {
   const { services, parts, note, now } = reg;
   const { ctx, scheduler } = services;
-  const live = new Map<string, Map<string, StreamSession>>();
+  /** Streams of each live call by sid, in the order they started (stopped ones too, a few). */
+  const byCall = new Map<string, Map<string, Entry>>();
 
-  const open = (rt: CallRuntime, spec: StreamSpec): StreamControl => {
+  const entries = (callSid: string) => [...(byCall.get(callSid)?.values() ?? [])];
+  const running = (callSid: string) => entries(callSid).filter((e) => e.record.status === "in-progress");
+
+  const markStopped = (entry: Entry) => {
+    if (entry.record.status === "stopped") return;
+    entry.record.status = "stopped";
+    entry.record.updated_at = now();
+    const streams = byCall.get(entry.record.call_sid);
+    const stopped = entries(entry.record.call_sid).filter((e) => e.record.status === "stopped");
+    if (streams && stopped.length > keptStoppedPerCall) streams.delete(stopped[0]!.record.sid);
+  };
+
+  const open = (rt: CallRuntime, spec: StreamSpec): StreamControl | null => {
     const call = reg.getCall(rt.sid);
+    if (!spec.bidirectional && running(rt.sid).filter((e) => !e.bidirectional).length >= maxStreamsPerCall) {
+      return null;
+    }
     const sid = ctx.ids.mint("MZ");
-    const forget = () => {
-      const streams = live.get(rt.sid);
-      streams?.delete(sid);
-      if (streams?.size === 0) live.delete(rt.sid);
-    };
+    let entry: Entry;
     const session = openStreamSession(
       {
         scheduler,
@@ -54,8 +95,8 @@ export function createStreams(reg: CallRegistry): StreamsPart {
         },
         sandboxSpeaking: (at) => {
           for (let i = rt.heard.length - 1; i >= 0 && i >= rt.heard.length - 8; i--) {
-            const entry = rt.heard[i]!;
-            if (entry.at <= at && at < entry.at + heardLengthMs(entry)) return true;
+            const heard = rt.heard[i]!;
+            if (heard.at <= at && at < heard.at + heardLengthMs(heard)) return true;
           }
           return false;
         },
@@ -83,7 +124,9 @@ export function createStreams(reg: CallRegistry): StreamsPart {
           });
         },
         ended: (streamSid) => {
-          forget();
+          markStopped(entry);
+          // Only <Connect> waits on its stream; a <Start> stream ends without touching the markup.
+          if (!spec.bidirectional) return;
           scheduler.after(0, eventClass.continuation, `stream end ${rt.sid}`, () =>
             parts.program.deliver(rt, { kind: "signal", name: "stream", detail: { sid: streamSid } }, true),
           );
@@ -92,30 +135,70 @@ export function createStreams(reg: CallRegistry): StreamsPart {
       sid,
       spec,
     );
-    if (!live.has(rt.sid)) live.set(rt.sid, new Map());
-    live.get(rt.sid)!.set(sid, session);
+    entry = {
+      session,
+      bidirectional: spec.bidirectional,
+      record: {
+        sid,
+        account_sid: call.account_sid,
+        call_sid: call.sid,
+        name: spec.name,
+        status: "in-progress",
+        updated_at: now(),
+      },
+    };
+    if (!byCall.has(rt.sid)) byCall.set(rt.sid, new Map());
+    byCall.get(rt.sid)!.set(sid, entry);
     return {
       sid,
       ended: session.ended,
       dtmf: session.dtmf,
       stop() {
-        forget();
+        markStopped(entry);
         session.stop();
       },
     };
   };
 
+  const stopEntry = (entry: Entry) => {
+    markStopped(entry);
+    entry.session.stop();
+  };
+
   return {
     open,
+    startFromApi(callSid, spec) {
+      const rt = reg.runtime(callSid);
+      const call = ctx.store.calls.get(callSid);
+      if (!rt || !call || call.status !== "in-progress" || rt.finishing) {
+        throw errors.streamNeedsLiveCall(callSid, call?.status ?? "unknown");
+      }
+      const control = open(rt, spec);
+      if (!control) throw errors.tooManyStreams(callSid, maxStreamsPerCall);
+      return byCall.get(callSid)!.get(control.sid)!.record;
+    },
+    stop(callSid, sidOrName) {
+      const all = entries(callSid).filter((e) => !e.bidirectional);
+      const entry =
+        all.find((e) => e.record.sid === sidOrName) ??
+        all.find((e) => e.record.name === sidOrName && e.record.status === "in-progress") ??
+        all.find((e) => e.record.name === sidOrName);
+      if (!entry) return undefined;
+      stopEntry(entry);
+      return entry.record;
+    },
+    stopAll(callSid) {
+      for (const entry of running(callSid)) if (!entry.bidirectional) stopEntry(entry);
+    },
     callEnded(callSid) {
-      const streams = live.get(callSid);
+      const streams = byCall.get(callSid);
       if (!streams) return;
-      live.delete(callSid);
-      for (const session of streams.values()) session.stop();
+      byCall.delete(callSid);
+      for (const entry of streams.values()) entry.session.stop();
     },
     reset() {
-      for (const streams of live.values()) for (const session of streams.values()) session.terminate();
-      live.clear();
+      for (const streams of byCall.values()) for (const entry of streams.values()) entry.session.terminate();
+      byCall.clear();
     },
   };
 }

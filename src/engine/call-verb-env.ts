@@ -121,6 +121,11 @@ export function createVerbEnv(
       return message.sid;
     },
     openStream: (spec) => parts.streams.open(rt, spec),
+    stopStreams: (name) => {
+      if (name !== null) return parts.streams.stop(rt.sid, name) !== undefined;
+      parts.streams.stopAll(rt.sid);
+      return true;
+    },
     startLegs: (targets, legOptions) => targets.map((target) => parts.legs.startLeg(rt, target, legOptions)),
     endLeg: (sid) => {
       const child = ctx.store.calls.get(sid);

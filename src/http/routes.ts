@@ -11,6 +11,7 @@ import { messageRoutes } from "./account-api/messages.js";
 import { outgoingCallerIdRoutes } from "./account-api/outgoing-caller-ids.js";
 import { queueRoutes } from "./account-api/queues.js";
 import { recordingRoutes } from "./account-api/recordings.js";
+import { streamRoutes } from "./account-api/streams.js";
 import { transcriptionRoutes } from "./account-api/transcriptions.js";
 import { usageRoutes } from "./account-api/usage-records.js";
 import { accountSettingsRoutes } from "./admin-api/account-settings.js";
@@ -55,6 +56,7 @@ export const routes: AnyRoute[] = [
   ...agentExtensionRoutes,
   ...conferenceRoutes,
   ...queueRoutes,
+  ...streamRoutes,
   ...mediaRoutes,
   ...agentRoutes,
   ...carrierAccountRoutes,

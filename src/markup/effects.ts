@@ -154,8 +154,13 @@ export interface VerbEnv {
     statusCallback: string | null;
     statusCallbackMethod: "GET" | "POST";
   }): string;
-  /** Opens a media stream to the app's WebSocket; its end arrives as a `signal` wake named "stream". */
-  openStream(spec: StreamSpec): StreamControl;
+  /**
+   * Opens a media stream to the app's WebSocket; a bidirectional stream's end arrives as a `signal` wake
+   * named "stream". Null when the call already runs the most unidirectional streams it may.
+   */
+  openStream(spec: StreamSpec): StreamControl | null;
+  /** `<Stop><Stream>`: stops the call's unidirectional stream of that name (every one when null); false if none. */
+  stopStreams(name: string | null): boolean;
   /** Ends a child leg: cancel while ringing, hang up once answered. */
   endLeg(sid: string): void;
   /** Connects the parent with an answered child leg (its script starts). */

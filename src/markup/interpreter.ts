@@ -17,6 +17,7 @@ import { record } from "./verbs/record.js";
 import { redirect } from "./verbs/redirect.js";
 import { say } from "./verbs/say.js";
 import { sms } from "./verbs/sms.js";
+import { start, stop } from "./verbs/start-stop.js";
 
 export interface ProgramHost {
   /** The environment verbs of the document at `documentUrl` run in. */
@@ -59,6 +60,10 @@ function* runVerb(node: MarkupNode, env: VerbEnv): VerbRun {
       return sms(node, env);
     case "Connect":
       return yield* connect(node, env);
+    case "Start":
+      return start(node, env);
+    case "Stop":
+      return stop(node, env);
     case "Leave":
       // Outside Enqueue wait markup there is no queue to leave: Twilio goes on with the next verb.
       return { type: "next" };

@@ -18,6 +18,9 @@ const ssml = [
 /** What <Connect> may hold; only Stream is emulated, the others are skipped with a warning when run. */
 const connectNouns = ["Stream", "ConversationRelay", "Room", "VirtualAgent", "Conversation", "Assistant"];
 
+/** What <Start> and <Stop> may hold; only Stream is emulated, the others are skipped with a warning. */
+const forkNouns = ["Stream", "Recording", "Siprec", "Transcription"];
+
 /** Verbs the engine runs, with the children each accepts. */
 export const voiceVerbs: Record<string, string[]> = {
   Say: ssml,
@@ -33,10 +36,12 @@ export const voiceVerbs: Record<string, string[]> = {
   Leave: [],
   Sms: [],
   Connect: connectNouns,
+  Start: forkNouns,
+  Stop: forkNouns,
 };
 
 /** Valid Twilio verbs the sandbox does not emulate: skipped with a warning, never pretended. */
-export const unemulatedVerbs = ["Start", "Stop", "Pay", "Prompt", "Refer", "Echo"];
+export const unemulatedVerbs = ["Pay", "Prompt", "Refer", "Echo"];
 
 const nounChildren: Record<string, string[]> = {
   Number: [],
@@ -55,6 +60,9 @@ const nounChildren: Record<string, string[]> = {
   Config: [],
   Conversation: [],
   Assistant: ["Language", "Parameter"],
+  Recording: [],
+  Siprec: ["Parameter"],
+  Transcription: ["Config", "Parameter"],
 };
 
 const integerAttrs: Record<string, string[]> = {
@@ -137,7 +145,7 @@ export function validateVoiceDocument(verbs: MarkupNode[]): void {
       fail(verb, "<Play> needs a URL or digits");
     }
     if (verb.name === "Connect" && verb.children.length !== 1) fail(verb, "<Connect> needs exactly one noun");
-    for (const noun of verb.name === "Connect" ? verb.children : []) {
+    for (const noun of verb.name === "Connect" || verb.name === "Start" ? verb.children : []) {
       if (noun.name === "Stream" && !noun.attrs.url) fail(noun, "<Stream> needs a url");
     }
     checkNode(verb, allowed, verb.name);

@@ -291,24 +291,29 @@ for (const doorName of doorNames) {
       expect(door.sandbox.calls.heard(call.sid).map((e) => e.text)).toEqual(["After the stream"]);
     });
 
-    it("malformed JSON, bad base64 and unknown events raise one 31924 alert; the stream goes on", async () => {
+    it("malformed JSON, bad base64, unknown events, a wrong streamSid and binary frames raise one 31951 warning; the stream goes on", async () => {
       const app = await w.app((message, connection) => {
         const streamSid = message.streamSid;
         if (message.event === "start") {
           connection.send("{not json");
           connection.send({ event: "media", streamSid, media: { payload: "***" } });
           connection.send({ event: "dance", streamSid });
-          connection.send(Buffer.from([1, 2, 3]).toString());
+          connection.send({ event: "clear", streamSid: "MZ00000000000000000000000000000000" });
+          connection.socket.send(Buffer.from([1, 2, 3]));
         }
         if (message.event === "media" && message.media.chunk === "4") connection.socket.close();
       });
       const call = await w.place(connectMarkup(app.url()));
       await w.run();
       expect(door.sandbox.calls.alerts(call.sid)).toEqual([
-        expect.objectContaining({ code: 31924, message: expect.stringContaining("not JSON") }),
+        expect.objectContaining({
+          code: 31951,
+          level: "warning",
+          message: expect.stringContaining("not JSON"),
+        }),
       ]);
       const ended = door.sandbox.calls.timeline(call.sid).find((e) => e.kind === "stream.ended");
-      expect(ended?.detail).toMatchObject({ refused: 4, chunks: 4 });
+      expect(ended?.detail).toMatchObject({ refused: 5, chunks: 4 });
       expect(door.sandbox.calls.heard(call.sid).map((e) => e.text)).toEqual(["After the stream"]);
     });
 
@@ -323,7 +328,7 @@ for (const doorName of doorNames) {
           code: 31924,
           message: expect.stringContaining("Max payload size exceeded"),
         }),
-        expect.objectContaining({ code: 31921, message: expect.stringContaining("code 1006") }),
+        expect.objectContaining({ code: 31903, message: expect.stringContaining("code 1006") }),
       ]);
       expect(door.sandbox.calls.heard(call.sid).map((e) => e.text)).toEqual(["After the stream"]);
     });

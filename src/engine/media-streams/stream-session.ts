@@ -145,13 +145,19 @@ export function openStreamSession(host: StreamSessionHost, sid: string, spec: St
     playback.push(item);
   };
 
-  /** A message Twilio would not take: the first one raises 31924, the rest are only counted. */
+  /** A message Twilio would not take: warning 31951 once per stream (as Twilio sends it), the rest only counted. */
   const refuse = (reason: string) => {
     refused++;
-    if (refused === 1) host.alert(31924, `Stream - WebSocket - Protocol Error: ${reason} (${spec.url})`);
+    if (refused === 1) {
+      host.alert(31951, `Stream - Protocol - Invalid Message: ${reason} (${spec.url})`, "warning");
+    }
   };
 
   const apply = (message: AppMessage) => {
+    if (message.streamSid !== sid) {
+      refuse(`streamSid ${JSON.stringify(message.streamSid)} is not this stream's (${sid})`);
+      return;
+    }
     if (!spec.bidirectional) {
       refuse(`a unidirectional stream takes no ${message.event} messages`);
       return;
@@ -245,12 +251,12 @@ export function openStreamSession(host: StreamSessionHost, sid: string, spec: St
     if (state === "ended") return;
     if (state === "open") {
       host.timeline("stream.closed", { sid, code, reason });
-      // The app ended the stream: a clean close is how <Connect><Stream> hands the call back.
+      // The app ended the stream: a clean close is how <Connect><Stream> hands the call back. A socket
+      // dropped without a close frame is 31903 (broken pipe); any other close code is 31921.
       if (code !== 1000 && code !== 1005) {
-        host.alert(
-          31921,
-          `Stream - WebSocket - Close Error: the socket closed with code ${code}${reason ? ` (${reason})` : ""} (${spec.url})`,
-        );
+        const detail = `the socket closed with code ${code}${reason ? ` (${reason})` : ""} (${spec.url})`;
+        if (code === 1006) host.alert(31903, `Stream - WebSocket - Connection Broken Pipe: ${detail}`);
+        else host.alert(31921, `Stream - WebSocket - Close Error: ${detail}`);
         host.statusCallback(spec, sid, "stream-error", `WebSocket closed with code ${code}`);
       }
       host.statusCallback(spec, sid, "stream-stopped");
@@ -303,7 +309,10 @@ export function openStreamSession(host: StreamSessionHost, sid: string, spec: St
         inLoop("stream error", () => {
           if (state === "connecting")
             fail(31901, `Stream - WebSocket - Connection Timeout: ${error.message}`);
-          else if (state === "open") refuse(error.message);
+          // The app broke the WebSocket protocol (a frame over the size limit, a bad frame): ws closes it.
+          else if (state === "open") {
+            host.alert(31924, `Stream - WebSocket - Protocol Error: ${error.message} (${spec.url})`);
+          }
           settle();
         });
       });

@@ -15,6 +15,7 @@ export function* connect(node: MarkupNode, env: VerbEnv): VerbRun {
     return { type: "next" };
   }
   const stream = env.openStream(readStreamNoun(noun, env, true));
+  if (!stream) return { type: "next" };
   try {
     // Twilio runs nothing after <Connect><Stream> until the app closes the socket.
     while (!stream.ended()) {
