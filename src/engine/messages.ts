@@ -1,6 +1,7 @@
 // Messages as records: sending (queued or scheduled), redacting, canceling and deleting; message-lifecycle.ts delivers them.
 import { errors } from "../domain/errors.js";
 import type { Message, MessageDirection, MessageStatus } from "../domain/message.js";
+import { twilioMissingWording } from "../domain/twilio-wording.js";
 import type { EngineContext } from "./context.js";
 import { recordEvent } from "./events.js";
 import { mediaOf } from "./message-media.js";
@@ -153,14 +154,10 @@ export function submitMessage(ctx: EngineContext, input: ApiMessage): Message {
 /** Twilio's first checks of a message: content (21602) and a sender (21603). */
 export function assertMessageContent(input: ApiMessage): void {
   if (!input.body && (input.mediaUrls ?? []).length === 0) {
-    throw errors.invalidParameter("Body", "Message body is required: give Body, MediaUrl or both.", 21602);
+    throw errors.invalidParameter("Body", twilioMissingWording[21602]!, 21602);
   }
   if (!input.from && !input.messagingServiceSid) {
-    throw errors.invalidParameter(
-      "From",
-      "A 'From' phone number is required: give From (one of the account's numbers) or MessagingServiceSid.",
-      21603,
-    );
+    throw errors.invalidParameter("From", twilioMissingWording[21603]!, 21603);
   }
 }
 

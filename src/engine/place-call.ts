@@ -1,6 +1,7 @@
 // Outbound API calls: the checks Twilio makes before queueing a call, then the queued record.
 import type { Call } from "../domain/call.js";
 import { errors } from "../domain/errors.js";
+import { twilioMissingWording } from "../domain/twilio-wording.js";
 import { createCallRecord, type NewCall } from "./calls.js";
 import type { EngineContext } from "./context.js";
 import { verifiedCallerId } from "./outgoing-caller-ids.js";
@@ -33,10 +34,6 @@ export function placeCall(ctx: EngineContext, input: Omit<NewCall, "direction" |
 /** Twilio needs the call's markup: Url, Twiml or ApplicationSid (21205 when none). */
 export function assertCallMarkup(input: Pick<NewCall, "url" | "twiml">): void {
   if (!input.url && !input.twiml) {
-    throw errors.invalidParameter(
-      "Url",
-      "A Url or Twiml parameter is required: give the URL of the call's markup, or the markup itself.",
-      21205,
-    );
+    throw errors.invalidParameter("Url", twilioMissingWording[21205]!, 21205);
   }
 }

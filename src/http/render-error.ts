@@ -1,5 +1,6 @@
 // The one place errors become responses: Twilio's error body, JSON:API errors, or admin JSON.
 import { isSandboxError, SandboxError } from "../domain/errors.js";
+import { twilioAuthenticateMessage } from "../domain/twilio-wording.js";
 import { twilioCodeFor } from "./account-api/error-codes.js";
 import { jsonApi, jsonResponse, twilioJson } from "./respond.js";
 import type { SandboxResponse, Surface } from "./types.js";
@@ -15,7 +16,7 @@ export function renderError(surface: Surface, error: unknown, path = ""): Sandbo
     const code = twilioCodeFor(failure, path);
     response = twilioJson(failure.status, {
       code,
-      message: failure.message,
+      message: failure.status === 401 ? twilioAuthenticateMessage : failure.message,
       more_info: moreInfo(code),
       status: failure.status,
       ...(failure.status === 401 ? { detail: failure.message.replace(/^Authenticate: /, "") } : {}),

@@ -1,7 +1,7 @@
 // Turns zod issues into declared errors, in the terms of each surface.
 import type { z } from "zod";
 import { errors, SandboxError } from "../domain/errors.js";
-import { twilioWording } from "../domain/twilio-wording.js";
+import { twilioMissingWording, twilioWording } from "../domain/twilio-wording.js";
 
 type Issue = z.core.$ZodIssue;
 
@@ -30,7 +30,8 @@ export function accountParameterError(
   const code = (missing ? missingCodes[parameter] : undefined) ?? codes[parameter];
   const wording = code === undefined ? undefined : twilioWording[code];
   const message = missing
-    ? `Missing required parameter ${parameter}.`
+    ? ((code === undefined ? undefined : twilioMissingWording[code]) ??
+      `Missing required parameter ${parameter}.`)
     : wording && typeof issue.input === "string"
       ? wording(issue.input)
       : `Invalid ${parameter}: ${describe(issue)}.`;

@@ -4,19 +4,22 @@ import { MarkupError, type MarkupNode, parseMarkup } from "./parse.js";
 import { validateVoiceDocument } from "./schema.js";
 
 /**
- * Twilio's codes for a request that brought no document: 11205 "HTTP connection failure" (no answer in
- * time, or the connection broke), 11202 "TCP connection refused", and 11200 "HTTP retrieval failure"
- * for the rest (an error status, too many redirects).
+ * Twilio's codes for a request that brought no document: 11210 "HTTP bad host name" (the name does not
+ * resolve), 11215 "HTTP too many redirects", 11202 "TCP connection refused", 11205 "HTTP connection
+ * failure" (no answer in time, or the connection broke), and 11200 "HTTP retrieval failure" for the rest
+ * (an error status).
  */
 export function fetchFailure(result: Extract<OutboundResult, { ok: false }>): MarkupError {
-  if (
-    result.reason === "timeout" ||
-    (result.reason === "network-error" && !/ECONNREFUSED/.test(result.error))
-  ) {
-    return new MarkupError(11205, `HTTP connection failure: ${result.error}`);
-  }
   if (result.reason === "network-error") {
-    return new MarkupError(11202, `TCP connection refused: ${result.error}`);
+    if (/ENOTFOUND|EAI_AGAIN|EAI_NONAME/.test(result.error))
+      return new MarkupError(11210, `HTTP bad host name: ${result.error}`);
+    if (/too many redirects|redirect count exceeded/.test(result.error))
+      return new MarkupError(11215, `HTTP too many redirects: ${result.error}`);
+    if (/ECONNREFUSED/.test(result.error))
+      return new MarkupError(11202, `TCP connection refused: ${result.error}`);
+  }
+  if (result.reason === "timeout" || result.reason === "network-error") {
+    return new MarkupError(11205, `HTTP connection failure: ${result.error}`);
   }
   return new MarkupError(11200, `HTTP retrieval failure: ${result.error}`);
 }

@@ -1,4 +1,5 @@
 // Markup fetches that bring no usable document: Twilio's specific codes, passed to the fallback as ErrorCode.
+import { createServer as createHttpServer } from "node:http";
 import { createServer } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type CustomerApp, startCustomerApp } from "../support/customer-app.js";
@@ -63,6 +64,29 @@ describe("markup fetch errors", () => {
     expect(result.codes).toEqual([11202]);
     expect(result.messages[0]).toMatch(/^TCP connection refused: ECONNREFUSED/);
     expect(result.errorCode).toBe("11202");
+  });
+
+  it("a host name that does not resolve is 11210 HTTP bad host name", async () => {
+    // .invalid never resolves (RFC 6761), with or without a network.
+    const result = await ringWith("http://no-such-host.invalid/voice");
+    expect(result.codes).toEqual([11210]);
+    expect(result.messages[0]).toMatch(/^HTTP bad host name: (ENOTFOUND|EAI_AGAIN)/);
+    expect(result.errorCode).toBe("11210");
+    expect(result.heard).toEqual(["Sorry"]);
+  });
+
+  it("a redirect loop is 11215 HTTP too many redirects", async () => {
+    const loop = createHttpServer((_req, res) => res.writeHead(302, { location: "/again" }).end());
+    await new Promise<void>((resolve) => loop.listen(0, "127.0.0.1", resolve));
+    const { port } = loop.address() as { port: number };
+    try {
+      const result = await ringWith(`http://127.0.0.1:${port}/voice`);
+      expect(result.codes).toEqual([11215]);
+      expect(result.messages[0]).toMatch(/^HTTP too many redirects/);
+      expect(result.errorCode).toBe("11215");
+    } finally {
+      await new Promise((resolve) => loop.close(resolve));
+    }
   });
 
   it("an error status stays 11200 HTTP retrieval failure", async () => {

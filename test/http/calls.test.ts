@@ -71,12 +71,12 @@ describe.each(doorNames)("calls via %s", (door) => {
       auth: acmeAuth,
       form: { From: fixtures.acme.mainNumber, Url: "https://a.example.com" },
     });
-    expect(noTo.json).toMatchObject({ status: 400, code: 21201, message: "Missing required parameter To." });
+    expect(noTo.json).toMatchObject({ status: 400, code: 21201, message: "No 'To' number is specified" });
     const noFrom = await ctx.call("POST", `${base}.json`, {
       auth: acmeAuth,
       form: { To: customer, Url: "https://a.example.com" },
     });
-    expect(noFrom.json).toMatchObject({ status: 400, code: 21213 });
+    expect(noFrom.json).toMatchObject({ status: 400, code: 21213, message: "No 'From' number is specified" });
     const application = await ctx.call("POST", `${base}.json`, {
       auth: acmeAuth,
       form: { To: customer, From: fixtures.acme.mainNumber, ApplicationSid: `AP${"0".repeat(32)}` },
