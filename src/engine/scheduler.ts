@@ -1,4 +1,5 @@
 // The engine's one event loop on the injected clock: events ordered by (time, class, insertion), run one at a time.
+import { BTree } from "../domain/sorted-tree.js";
 import type { Clock, TimerHandle } from "./clock.js";
 
 /**
@@ -20,7 +21,6 @@ interface QueuedEvent {
   seq: number;
   label: string;
   task: () => void | Promise<void>;
-  canceled: boolean;
 }
 
 export interface Scheduler {
@@ -45,18 +45,18 @@ export interface SchedulerOptions {
 }
 
 export function createScheduler(clock: Clock, options: SchedulerOptions = {}): Scheduler {
-  let queue: QueuedEvent[] = [];
+  // Ordered by (time, class, insertion): inserting, cancelling and taking the first cost O(log n), so a
+  // sandbox holding many timers (long calls, scheduled messages) schedules as fast as an empty one.
+  const order = (a: QueuedEvent, b: QueuedEvent) => a.at - b.at || a.cls - b.cls || a.seq - b.seq;
+  const queue = new BTree<QueuedEvent, true>(undefined, order);
   const bySeq = new Map<number, QueuedEvent>();
   let nextSeq = 1;
   let armed: TimerHandle | null = null;
   let running = false;
   let waiters: (() => void)[] = [];
 
-  const before = (a: QueuedEvent, b: QueuedEvent) =>
-    a.at !== b.at ? a.at < b.at : a.cls !== b.cls ? a.cls < b.cls : a.seq < b.seq;
-
   const arm = () => {
-    const first = queue[0];
+    const first = queue.minKey();
     if (running) return;
     if (!first) {
       if (armed) clock.cancel(armed);
@@ -74,11 +74,10 @@ export function createScheduler(clock: Clock, options: SchedulerOptions = {}): S
     running = true;
     try {
       for (;;) {
-        const first = queue[0];
+        const first = queue.minKey();
         if (!first || first.at > clock.now()) break;
-        queue.shift();
+        queue.delete(first);
         bySeq.delete(first.seq);
-        if (first.canceled) continue;
         try {
           await first.task();
         } catch (error) {
@@ -104,11 +103,8 @@ export function createScheduler(clock: Clock, options: SchedulerOptions = {}): S
       seq: nextSeq++,
       label,
       task,
-      canceled: false,
     };
-    let i = queue.length;
-    while (i > 0 && before(event, queue[i - 1]!)) i--;
-    queue.splice(i, 0, event);
+    queue.set(event, true);
     bySeq.set(event.seq, event);
     arm();
     return { seq: event.seq, at: event.at };
@@ -121,15 +117,14 @@ export function createScheduler(clock: Clock, options: SchedulerOptions = {}): S
       if (!handle) return;
       const event = bySeq.get(handle.seq);
       if (!event) return;
-      event.canceled = true;
       bySeq.delete(handle.seq);
-      queue = queue.filter((e) => e !== event);
+      queue.delete(event);
       arm();
     },
-    pending: () => queue.length + (running ? 1 : 0),
+    pending: () => queue.size + (running ? 1 : 0),
     quiet: () => (running ? new Promise<void>((resolve) => waiters.push(resolve)) : Promise.resolve()),
     clear() {
-      queue = [];
+      queue.clear();
       bySeq.clear();
       if (armed) clock.cancel(armed);
       armed = null;
