@@ -165,6 +165,21 @@ const serveCommand = program
   )
   .addOption(
     new Option(
+      "--event-limit <events>",
+      "how many carrier events GET /carrier/v1/events keeps, oldest dropped first",
+    )
+      .env("VOICE_SANDBOX_EVENT_LIMIT")
+      .default(100_000)
+      .argParser(toCount(0)),
+  )
+  .addOption(
+    new Option(
+      "--event-max-age <duration>",
+      "drop carrier events older than this (sandbox time), e.g. 24h",
+    ).env("VOICE_SANDBOX_EVENT_MAX_AGE"),
+  )
+  .addOption(
+    new Option(
       "--shutdown-grace <duration>",
       "on SIGTERM/SIGINT, wait at most this long for requests and webhook deliveries",
     )
@@ -229,6 +244,10 @@ serveCommand.action(async (options) => {
       dataDir: options.dataDir,
       snapshotEvery: options.snapshotEvery,
       journalLimit: options.journalLimit,
+      events: {
+        maxCount: options.eventLimit,
+        ...(options.eventMaxAge ? { maxAgeMs: toDuration(String(options.eventMaxAge)) } : {}),
+      },
       shutdownGraceMs: toDuration(String(options.shutdownGrace)),
       logger,
     });

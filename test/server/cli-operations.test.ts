@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { cliArgs, exited, startServe } from "../support/cli-process.js";
+import { fixtures } from "../support/fixtures.js";
 
 const run = promisify(execFile);
 const cli = cliArgs;
@@ -76,6 +77,36 @@ describe("command line operations", () => {
     );
   });
 
+  it("keeps as many carrier events as --event-limit says, dropping the oldest", async () => {
+    const server = start(["--port", "0", "--event-limit", "2"]);
+    const url = await server.listening;
+    try {
+      const auth = `Basic ${Buffer.from(`${fixtures.acme.sid}:${fixtures.acme.authToken}`).toString("base64")}`;
+      for (const body of ["one", "two", "three"]) {
+        const sent = await fetch(`${url}/2010-04-01/Accounts/${fixtures.acme.sid}/Messages.json`, {
+          method: "POST",
+          headers: { authorization: auth, "content-type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams({ To: "+15558675310", From: fixtures.acme.mainNumber, Body: body }),
+        });
+        expect(sent.status).toBe(201);
+      }
+      const events = await (
+        await fetch(`${url}/carrier/v1/events`, {
+          headers: { authorization: `Bearer ${fixtures.carrierKey}` },
+        })
+      ).json();
+      expect(events.data).toHaveLength(2);
+    } finally {
+      server.child.kill("SIGTERM");
+      await exited(server.child);
+    }
+  });
+
+  it("refuses an --event-max-age that is not a duration", async () => {
+    const server = start(["--port", "0", "--event-max-age", "soon"]);
+    await expect(server.listening).rejects.toThrow(/soon/);
+  });
+
   it("documents every new option and its environment variable in --help", async () => {
     const { stdout } = await run(process.execPath, [...cli, "serve", "--help"]);
     for (const text of [
@@ -85,6 +116,10 @@ describe("command line operations", () => {
       "--snapshot-every",
       "--journal-limit",
       "VOICE_SANDBOX_JOURNAL_LIMIT",
+      "--event-limit",
+      "VOICE_SANDBOX_EVENT_LIMIT",
+      "--event-max-age",
+      "VOICE_SANDBOX_EVENT_MAX_AGE",
       "--shutdown-grace",
       "--log-format",
     ]) {
