@@ -159,6 +159,9 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
     webhooks,
     holds: createCreditHolds(),
     ...(options.events ? { eventRetention: options.events } : {}),
+    ...(fixtures?.carrier.alphanumeric_sender_countries
+      ? { alphanumericSenderCountries: fixtures.carrier.alphanumeric_sender_countries }
+      : {}),
   };
   const settings: SandboxSettings = { carrierKey, adminToken: options.adminToken, version };
   const baseOption = options.publicBaseUrl ?? "https://api.voice-sandbox.test";

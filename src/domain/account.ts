@@ -1,6 +1,6 @@
 // The account: one tenant of the carrier, with the master auth token used on the account API.
 import { z } from "zod";
-import { instant, metadata, sid } from "./fields.js";
+import { e164, instant, metadata, sid } from "./fields.js";
 import { deriveTestCredentials } from "./test-credentials.js";
 
 export const accountStatuses = ["active", "suspended"] as const;
@@ -23,6 +23,8 @@ export const accountSchema = z
     closed_at: instant.nullable().default(null),
     /** Twilio's "HTTP Basic authentication for media": recording media then needs the account's credentials. */
     media_auth: z.boolean().default(false),
+    /** The account's numbers registered as WhatsApp senders (`whatsapp:` plus one of these may send). */
+    whatsapp_senders: z.array(e164).default([]),
     created_at: instant,
     updated_at: instant,
   })

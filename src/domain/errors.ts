@@ -206,6 +206,20 @@ export const errors = {
       message: `Account ${accountSid} has ${balanceCents} cents, of which its running calls hold ${heldCents}: not enough is left for another call's first minute. Wait for calls to end, or top it up with POST /carrier/v1/accounts/${accountSid}/balances/top_up.`,
     }),
   /** Inbound traffic to a number no account holds (unknown, or released): nothing routes it. */
+  channelMismatch: () =>
+    new SandboxError({
+      status: 400,
+      code: 21910,
+      title: "Invalid From and To pair",
+      message: "Invalid From and To pair. From and To should be of the same channel.",
+    }),
+  notWhatsappSender: (address: string) =>
+    new SandboxError({
+      status: 404,
+      code: 63007,
+      title: "Not a WhatsApp sender",
+      message: `${address} is not a WhatsApp sender of any account: list the number in its account's whatsapp_senders (fixtures, or PATCH /__sandbox/accounts/{AccountSid}/settings).`,
+    }),
   numberNotRouted: (number: string) =>
     new SandboxError({
       status: 404,

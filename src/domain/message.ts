@@ -57,6 +57,8 @@ export const messageSchema = z.object({
   status_callback_method: httpMethod,
   /** Scheduled send time (ScheduleType=fixed), if any. */
   send_at: instant.nullable(),
+  /** A content template (`HX` ContentSid): WhatsApp takes one outside the 24-hour session. */
+  content_sid: z.string().nullable().default(null),
   date_sent: instant.nullable(),
   created_at: instant,
   updated_at: instant,

@@ -14,6 +14,7 @@ const account = (sid: string, status: "active" | "suspended" = "active") => ({
   parent_account_sid: null,
   closed_at: null,
   media_auth: false,
+  whatsapp_senders: [],
   created_at: 0,
   updated_at: 0,
 });

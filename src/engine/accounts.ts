@@ -23,6 +23,7 @@ export interface AccountInput {
   /** Makes the new account a Twilio subaccount of this one. */
   parent_account_sid?: string | null | undefined;
   media_auth?: boolean | undefined;
+  whatsapp_senders?: string[] | undefined;
 }
 
 export interface AccountChanges {
@@ -31,6 +32,7 @@ export interface AccountChanges {
   default_tts_voice?: string | undefined;
   metadata?: Record<string, unknown> | undefined;
   media_auth?: boolean | undefined;
+  whatsapp_senders?: string[] | undefined;
 }
 
 /** Twilio's test credentials: the fixture's, or derived from the live ones. */
@@ -62,6 +64,7 @@ export function createAccount(ctx: EngineContext, input: AccountInput): Account 
       parent_account_sid: input.parent_account_sid ?? null,
       closed_at: null,
       media_auth: input.media_auth ?? false,
+      whatsapp_senders: input.whatsapp_senders ?? [],
       created_at: now,
       updated_at: now,
     });

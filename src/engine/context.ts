@@ -19,4 +19,6 @@ export interface EngineContext {
   readonly webhooks?: WebhookSender;
   /** How many carrier events are kept and for how long (src/engine/events.ts has the defaults). */
   readonly eventRetention?: EventRetention;
+  /** Destination countries (ISO codes) that take alphanumeric sender IDs; absent, the documented default. */
+  readonly alphanumericSenderCountries?: readonly string[];
 }

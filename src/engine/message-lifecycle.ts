@@ -1,12 +1,14 @@
 // Messages over time: outbound delivery (queued -> sending -> sent -> delivered) with callbacks, and inbound SMS.
 import { errors } from "../domain/errors.js";
 import type { Message, MessageStatus } from "../domain/message.js";
+import { channelOf, numberOf } from "../domain/message-address.js";
 import { parseMarkup } from "../markup/parse.js";
 import { numberSmsHandler } from "./applications.js";
 import { billMessage } from "./billing.js";
 import { type EngineServices, sendCallback } from "./engine-services.js";
 import { recordEvent } from "./events.js";
 import { locateNumber, locationParams } from "./location/number-location.js";
+import { whatsappErrors, whatsappSessionOpen } from "./message-senders.js";
 import { sendMessage } from "./messages.js";
 import { type EventHandle, eventClass } from "./scheduler.js";
 import { apiVersion } from "./voice-params.js";
@@ -31,6 +33,8 @@ export interface InboundMessage {
   mediaUrls?: string[] | undefined;
   /** The media's content types as the sender's phone stated them; else read off each URL. */
   mediaContentTypes?: string[] | undefined;
+  /** A WhatsApp user's profile name (Twilio's ProfileName). */
+  profileName?: string | undefined;
 }
 
 export interface MessageLifecycle {
@@ -110,6 +114,15 @@ export function createMessageLifecycle(services: EngineServices): MessageLifecyc
         move(message.sid, "failed", outcome);
         return;
       }
+      // WhatsApp: a free-form message needs the user to have written within 24 hours; a template does not.
+      if (
+        channelOf(message.to) === "whatsapp" &&
+        !message.content_sid &&
+        !whatsappSessionOpen(ctx, message)
+      ) {
+        move(message.sid, "failed", whatsappErrors.outsideWindow);
+        return;
+      }
       at(messageTiming.sentMs, `sent ${message.sid}`, () => {
         if (!move(message.sid, "sent")) return;
         at(messageTiming.deliveredMs, `delivered ${message.sid}`, () => {
@@ -137,10 +150,14 @@ export function createMessageLifecycle(services: EngineServices): MessageLifecyc
       deliver(message);
     },
     receive(input) {
-      const number = ctx.store.phoneNumbers.findOne("number", input.to);
+      const number = ctx.store.phoneNumbers.findOne("number", numberOf(input.to));
       if (!number || number.account_sid === null) throw errors.numberNotRouted(input.to);
       const account = ctx.store.accounts.get(number.account_sid);
       if (account?.status === "suspended") throw errors.accountSuspended(number.account_sid);
+      const whatsapp = channelOf(input.to) === "whatsapp";
+      if (channelOf(input.from) !== channelOf(input.to)) throw errors.channelMismatch();
+      if (whatsapp && !account?.whatsapp_senders.includes(number.number))
+        throw errors.notWhatsappSender(input.to);
       const message = ctx.store.transact(() => {
         const created = sendMessage(ctx, {
           accountSid: number.account_sid!,
@@ -187,11 +204,17 @@ export function createMessageLifecycle(services: EngineServices): MessageLifecyc
             params[`MediaUrl${i}`] =
               `${services.publicBaseUrl()}/${apiVersion}/Accounts/${message.account_sid}/Messages/${message.sid}/Media/${media.sid}`;
           });
-          Object.assign(
-            params,
-            locationParams("From", locateNumber(ctx.store, message.from)),
-            locationParams("To", locateNumber(ctx.store, message.to)),
-          );
+          if (whatsapp) {
+            // Twilio's WhatsApp parameters: the user's WhatsApp ID (the number's digits) and profile name.
+            params.WaId = numberOf(message.from).slice(1);
+            if (input.profileName !== undefined) params.ProfileName = input.profileName;
+          } else {
+            Object.assign(
+              params,
+              locationParams("From", locateNumber(ctx.store, message.from)),
+              locationParams("To", locateNumber(ctx.store, message.to)),
+            );
+          }
           await services.webhooks().idle();
           const result = await services.webhooks().request({
             kind: "sms-markup",

@@ -6,6 +6,7 @@ import type { EngineContext } from "./context.js";
 import { recordEvent } from "./events.js";
 import { mediaOf } from "./message-media.js";
 import { countSegments } from "./message-segments.js";
+import { assertSender } from "./message-senders.js";
 
 export interface NewMessage {
   accountSid: string;
@@ -21,6 +22,8 @@ export interface NewMessage {
   statusCallbackMethod?: "GET" | "POST";
   /** Scheduled send time (ScheduleType=fixed). */
   sendAt?: number | null;
+  /** A content template (ContentSid) sent instead of, or with, a body. */
+  contentSid?: string | null;
 }
 
 /** Statuses after which nothing more happens to a message (Twilio lets these be deleted). */
@@ -82,6 +85,7 @@ export function messageRecord(input: NewMessage, sid: string, now: number): Mess
     status_callback: input.statusCallback ?? null,
     status_callback_method: input.statusCallbackMethod ?? "POST",
     send_at: input.sendAt ?? null,
+    content_sid: input.contentSid ?? null,
     date_sent: null,
     created_at: now,
     updated_at: now,
@@ -133,27 +137,28 @@ const maxScheduleMs = 35 * 86_400_000;
 
 /**
  * A message from the account API, checked as Twilio checks it: content (21602), a sender (21603) the
- * account owns (21606), and scheduling (ScheduleType with SendAt, a Messaging Service, the window).
- * Messaging Services are not emulated: a MessagingServiceSid stands for the account's whole number pool.
+ * account may send from (message-senders.ts), and scheduling (ScheduleType with SendAt, a Messaging
+ * Service, the window). Messaging Services are not emulated: a MessagingServiceSid stands for the
+ * account's first number.
  */
 export function submitMessage(ctx: EngineContext, input: ApiMessage): Message {
   assertMessageContent(input);
-  const owned = ctx.store.phoneNumbers.where("account", input.accountSid);
-  const from = input.from ?? owned[0]?.number;
-  if (!from || !owned.some((n) => n.number === from)) {
+  const from = input.from ?? ctx.store.phoneNumbers.findOne("account", input.accountSid)?.number;
+  if (!from) {
     throw errors.invalidParameter(
       "From",
-      `The From phone number ${from ?? "(none)"} is not a valid, SMS-capable inbound phone number or short code for your account.`,
+      "The From phone number (none) is not a valid, SMS-capable inbound phone number or short code for your account.",
       21606,
     );
   }
+  assertSender(ctx, ctx.store.accounts.get(input.accountSid), from, input.to);
   assertMessageSchedule(ctx, input);
   return sendMessage(ctx, { ...input, from });
 }
 
 /** Twilio's first checks of a message: content (21602) and a sender (21603). */
 export function assertMessageContent(input: ApiMessage): void {
-  if (!input.body && (input.mediaUrls ?? []).length === 0) {
+  if (!input.body && (input.mediaUrls ?? []).length === 0 && !input.contentSid) {
     throw errors.invalidParameter("Body", twilioMissingWording[21602]!, 21602);
   }
   if (!input.from && !input.messagingServiceSid) {

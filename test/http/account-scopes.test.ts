@@ -44,6 +44,7 @@ function seed(sandbox: Sandbox) {
     status_callback: null,
     status_callback_method: "POST",
     send_at: null,
+    content_sid: null,
     date_sent: now,
     created_at: now,
     updated_at: now,

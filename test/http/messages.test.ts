@@ -87,7 +87,8 @@ describe.each(doorNames)("messages via %s", (door) => {
       [{ to: customer, from: fixtures.acme.mainNumber }, 21602],
       [{ to: customer, body: "x" }, 21603],
       [{ to: customer, from: "+14155550101", body: "x" }, 21606],
-      [{ to: customer, from: "abc", body: "x" }, 21212],
+      [{ to: customer, from: "a-b!c", body: "x" }, 21212],
+      [{ to: customer, from: "ACME", body: "x" }, 21612],
       [{ to: customer, from: fixtures.acme.mainNumber, body: "x".repeat(1601) }, 21617],
       [
         {
@@ -118,9 +119,9 @@ describe.each(doorNames)("messages via %s", (door) => {
     await expect(
       client.messages.create({ to: "12345", from: fixtures.acme.mainNumber, body: "x" }),
     ).rejects.toMatchObject({ code: 21211, message: "The 'To' number 12345 is not a valid phone number." });
-    await expect(client.messages.create({ to: customer, from: "abc", body: "x" })).rejects.toMatchObject({
+    await expect(client.messages.create({ to: customer, from: "a-b!c", body: "x" })).rejects.toMatchObject({
       code: 21212,
-      message: "The 'From' number abc is not a valid phone number, shortcode, or alphanumeric sender ID.",
+      message: "The 'From' number a-b!c is not a valid phone number, shortcode, or alphanumeric sender ID.",
     });
     expect(stateOf()).toBe(before);
   });

@@ -143,7 +143,7 @@ describe.each(doorNames)("recordings via %s", (door) => {
       json: { media_auth: true },
       headers: { "content-type": "application/json" },
     });
-    expect(turnedOn.json).toEqual({ account_sid: fixtures.acme.sid, media_auth: true });
+    expect(turnedOn.json).toEqual({ account_sid: fixtures.acme.sid, media_auth: true, whatsapp_senders: [] });
     const anonymous = await ctx.call("GET", `${base}/Recordings/${recording.sid}.mp3`);
     expect([anonymous.status, anonymous.json.code]).toEqual([401, 20003]);
     const authed = await ctx.call("GET", `${base}/Recordings/${recording.sid}.mp3`, { auth: acmeAuth });

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { ownedBy } from "../../domain/found.js";
 import { type Message, messageDirections, messageStatuses } from "../../domain/message.js";
+import { messageRecipient, messageSender } from "../../domain/message-address.js";
 import { type ApiMessage, deleteMessage, submitMessage, updateMessage } from "../../engine/messages.js";
 import { sendTestMessage } from "../../engine/test-credentials.js";
 import { rfc2822, rfc2822OrNull } from "../format.js";
@@ -10,7 +11,7 @@ import { defineRoute } from "../route.js";
 import type { RouteServices } from "../services.js";
 import { accountBase, accountPath, apiVersion } from "./base.js";
 import { dateFilter, dateFilterQuery } from "./date-filters.js";
-import { formE164, formMethod, formUrl } from "./form-fields.js";
+import { formMethod, formUrl } from "./form-fields.js";
 import { listEnvelope, listSchema, pagingQuery, walkListPage } from "./paging.js";
 import { equals, queryFilters } from "./query-filters.js";
 
@@ -81,8 +82,8 @@ const mediaUrl = z.string().refine((value) => {
 }, "must be an absolute http or https URL");
 
 const createParams = z.object({
-  To: z.string().pipe(formE164),
-  From: formE164.optional(),
+  To: messageRecipient,
+  From: messageSender.optional(),
   MessagingServiceSid: z
     .string()
     .regex(/^MG[0-9a-fA-F]{32}$/, "must be MG followed by 32 hex digits")
@@ -95,6 +96,21 @@ const createParams = z.object({
   StatusCallbackMethod: formMethod.optional(),
   ScheduleType: z.enum(["fixed"], { error: "must be fixed" }).optional(),
   SendAt: z.iso.datetime({ error: "must be an ISO 8601 date-time such as 2026-01-02T10:00:00Z" }).optional(),
+  ContentSid: z
+    .string()
+    .regex(/^HX[0-9a-fA-F]{32}$/, "must be HX followed by 32 hex digits")
+    .optional(),
+  ContentVariables: z
+    .string()
+    .refine((value) => {
+      try {
+        const parsed: unknown = JSON.parse(value);
+        return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed);
+      } catch {
+        return false;
+      }
+    }, "must be a JSON object of placeholder values")
+    .optional(),
   ValidityPeriod: z.coerce
     .number({ error: "must be a whole number of seconds" })
     .int()
@@ -114,6 +130,7 @@ const messageInput = (params: Record<string, string>, body: z.output<typeof crea
   statusCallbackMethod: body.StatusCallbackMethod,
   scheduleType: body.ScheduleType ?? null,
   sendAt: body.SendAt ? Date.parse(body.SendAt) : null,
+  contentSid: body.ContentSid ?? null,
 });
 
 const updateParams = z.object({
@@ -142,7 +159,16 @@ export const messageRoutes = [
     summary: "Send an SMS or MMS (queued, accepted through a Messaging Service, or scheduled with SendAt)",
     auth: { kind: "account", scope: "messages_write" },
     body: createParams,
-    errorCodes: { To: 21211, From: 21212, Body: 21617, MediaUrl: 21620, SendAt: 35114, ScheduleType: 35111 },
+    errorCodes: {
+      To: 21211,
+      From: 21212,
+      Body: 21617,
+      MediaUrl: 21620,
+      SendAt: 35114,
+      ScheduleType: 35111,
+      ContentSid: 21655,
+      ContentVariables: 21656,
+    },
     missingCodes: { To: 21604 },
     status: 201,
     response: messageResource,

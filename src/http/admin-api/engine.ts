@@ -1,6 +1,7 @@
 // Admin: drive the call engine from outside: ring a number, script a party, watch a call, finish transcriptions.
 import { z } from "zod";
 import { errors } from "../../domain/errors.js";
+import { messageRecipient } from "../../domain/message-address.js";
 import { transcriptionSchema, transcriptionSegmentSchema } from "../../domain/transcription.js";
 import type { CallEngine } from "../../engine/call-engine.js";
 import { listeningVerbs, partyBehaviourSchema, partyOutcomes } from "../../engine/party-behaviour.js";
@@ -243,14 +244,16 @@ export const engineRoutes = [
     path: "/__sandbox/messages/inbound",
     surface: "admin",
     summary:
-      "Send an SMS or MMS to an incoming number: recorded as received, posted to its sms_url (media as MediaUrl{N} and MediaContentType{N}), replies sent",
+      "Send an SMS or MMS to an incoming number (or a WhatsApp message, whatsapp:+... to a WhatsApp sender): recorded as received, posted to its sms_url (media as MediaUrl{N} and MediaContentType{N}), replies sent",
     auth: { kind: "admin" },
     status: 201,
     response: messageResource,
     body: z.strictObject({
-      from: e164,
-      to: e164,
+      from: messageRecipient,
+      to: messageRecipient,
       body: z.string().max(1600),
+      /** A WhatsApp user's profile name, posted as ProfileName. */
+      profile_name: z.string().max(256).optional(),
       media_urls: z.array(z.url()).max(10).optional(),
       /** Each media item's content type, in the order of media_urls; else read off each URL's extension. */
       media_content_types: z
@@ -265,6 +268,7 @@ export const engineRoutes = [
         body: body.body,
         mediaUrls: body.media_urls,
         mediaContentTypes: body.media_content_types,
+        profileName: body.profile_name,
       });
       return jsonResponse(201, renderMessage(message));
     },
