@@ -28,6 +28,11 @@ export interface ConferenceControl {
   update(participant: Participant, change: { muted?: boolean; hold?: boolean }): Participant;
   /** Removes a participant; its call carries on with the Dial action or the next verb. */
   kick(participant: Participant): void;
+  /**
+   * The account's running conference of that name, or a new one (`init`) with these settings: the room a
+   * participant added through the API will join once its call is answered.
+   */
+  open(accountSid: string, settings: ConferenceJoin): Conference;
 }
 
 export interface Conferences extends ConferenceControl {
@@ -238,15 +243,15 @@ export function createConferences(links: ConferenceLinks): Conferences {
     });
   }
 
-  function join(callSid: string, input: ConferenceJoin): { conferenceSid: string } | { full: true } {
-    const call = ctx.store.calls.get(callSid)!;
+  /** The running conference of that name, or a new one with the first joiner's settings (as Twilio does). */
+  function openRoom(accountSid: string, input: ConferenceJoin): Conference {
     return ctx.store.transact(() => {
-      let conference = ctx.store.conferences.findOne("live", `${call.account_sid}:${input.name}`);
+      let conference = ctx.store.conferences.findOne("live", `${accountSid}:${input.name}`);
       if (!conference) {
         const at = now();
         conference = ctx.store.conferences.insert({
           sid: ctx.ids.mint("CF"),
-          account_sid: call.account_sid,
+          account_sid: accountSid,
           friendly_name: input.name,
           status: "init",
           region: "us1",
@@ -268,6 +273,14 @@ export function createConferences(links: ConferenceLinks): Conferences {
         roomOf(conference.sid).maxParticipants = input.maxParticipants;
         recordEvent(ctx, "conference.created", conference.account_sid, "conference", conference);
       }
+      return conference;
+    });
+  }
+
+  function join(callSid: string, input: ConferenceJoin): { conferenceSid: string } | { full: true } {
+    const call = ctx.store.calls.get(callSid)!;
+    return ctx.store.transact(() => {
+      const conference = openRoom(call.account_sid, input);
       const room = roomOf(conference.sid);
       if (participantsOf(conference.sid).length >= room.maxParticipants) {
         links.note(callSid, "conference.full", { sid: conference.sid, max: room.maxParticipants });
@@ -361,6 +374,7 @@ export function createConferences(links: ConferenceLinks): Conferences {
       leave(participant.call_sid, "kicked");
       links.signal(participant.call_sid);
     },
+    open: openRoom,
     reset() {
       rooms = new Map();
       standing = new Map();

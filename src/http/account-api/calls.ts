@@ -93,10 +93,10 @@ export function renderCall(call: Call): CallResource {
 }
 
 /** A parameter that may be repeated (`StatusCallbackEvent=a&StatusCallbackEvent=b`): always an array. */
-const repeated = <T extends z.ZodType>(item: T) =>
+export const repeated = <T extends z.ZodType>(item: T) =>
   z.union([item.transform((value) => [value]), z.array(item)]).optional();
 
-const seconds = () =>
+export const seconds = () =>
   z.coerce.number({ error: "must be a whole number of seconds" }).int("must be a whole number of seconds");
 
 const createParams = z.object({

@@ -1,21 +1,26 @@
 // Conferences: list and fetch rooms, end one (Status=completed), its participants (mute, hold, kick) and its recordings.
 import { z } from "zod";
+import { callStatusEvents } from "../../domain/call.js";
 import {
   type Conference,
   conferenceEndReasons,
   conferenceStatuses,
   type Participant,
 } from "../../domain/conference.js";
+import { errors } from "../../domain/errors.js";
 import { ownedBy } from "../../domain/found.js";
 import type { Recording } from "../../domain/recording.js";
 import { recordingSources, recordingStatuses } from "../../domain/recording.js";
+import { placeCall } from "../../engine/place-call.js";
+import { conferenceMarkup } from "../../markup/conference-markup.js";
 import { rfc2822 } from "../format.js";
 import { noContent, twilioJson } from "../respond.js";
 import { defineRoute } from "../route.js";
 import type { RouteServices } from "../services.js";
 import { accountBase, accountPath, apiVersion } from "./base.js";
+import { repeated, seconds } from "./calls.js";
 import { dateFilter, dateFilterQuery } from "./date-filters.js";
-import { formBoolean } from "./form-fields.js";
+import { formBoolean, formE164, formMethod, formUrl } from "./form-fields.js";
 import { listEnvelope, listSchema, pagingQuery } from "./paging.js";
 import { equals, queryFilters } from "./query-filters.js";
 
@@ -102,7 +107,12 @@ export function renderConference(conference: Conference): z.infer<typeof confere
   };
 }
 
-export function renderParticipant(p: Participant): z.infer<typeof participantResource> {
+/** A participant in the room, or one added through the API whose call has not joined yet (`queued`). */
+type ParticipantView = Omit<Participant, "status"> & {
+  status: z.infer<typeof participantResource>["status"];
+};
+
+export function renderParticipant(p: ParticipantView): z.infer<typeof participantResource> {
   return {
     account_sid: p.account_sid,
     call_sid: p.call_sid,
@@ -185,6 +195,85 @@ const participantUpdate = z.object({
   Coaching: notEmulated("coaching"),
   CallSidToCoach: notEmulated("coaching"),
 });
+
+const conferenceCallbackEvent = z.enum(
+  ["start", "end", "join", "leave", "mute", "hold", "modify", "speaker"],
+  {
+    error: "must be start, end, join, leave, mute, hold, modify or speaker",
+  },
+);
+
+/** Twilio's Participant create: the call to place, and the `<Conference>` options its leg joins with. */
+const participantCreate = z.object({
+  From: z.string({ error: "is required" }).pipe(formE164),
+  To: z.string({ error: "is required" }).pipe(formE164),
+  Label: z.string().min(1).max(128, "must be at most 128 characters").optional(),
+  StatusCallback: formUrl.optional(),
+  StatusCallbackMethod: formMethod.optional(),
+  StatusCallbackEvent: repeated(
+    z.enum(callStatusEvents, { error: `must be one of ${callStatusEvents.join(", ")}` }),
+  ),
+  Timeout: seconds().min(5, "must be between 5 and 600").max(600, "must be between 5 and 600").optional(),
+  TimeLimit: seconds()
+    .min(1, "must be between 1 and 86400")
+    .max(86_400, "must be between 1 and 86400")
+    .optional(),
+  Record: formBoolean.optional(),
+  Muted: formBoolean.optional(),
+  Beep: z
+    .enum(["true", "false", "onEnter", "onExit"], { error: "must be true, false, onEnter or onExit" })
+    .optional(),
+  StartConferenceOnEnter: formBoolean.optional(),
+  EndConferenceOnExit: formBoolean.optional(),
+  WaitUrl: z.union([z.literal(""), formUrl]).optional(),
+  WaitMethod: formMethod.optional(),
+  EarlyMedia: formBoolean.optional(),
+  MaxParticipants: z.coerce
+    .number({ error: "must be a whole number from 2 to 250" })
+    .int("must be a whole number from 2 to 250")
+    .min(2, "must be a whole number from 2 to 250")
+    .max(250, "must be a whole number from 2 to 250")
+    .optional(),
+  ConferenceRecord: z
+    .enum(["true", "false", "record-from-start", "do-not-record"], {
+      error: "must be true, false, record-from-start or do-not-record",
+    })
+    .optional(),
+  ConferenceStatusCallback: formUrl.optional(),
+  ConferenceStatusCallbackMethod: formMethod.optional(),
+  ConferenceStatusCallbackEvent: repeated(conferenceCallbackEvent),
+  ConferenceRecordingStatusCallback: formUrl.optional(),
+  ConferenceRecordingStatusCallbackMethod: formMethod.optional(),
+  Coaching: notEmulated("coaching"),
+  CallSidToCoach: notEmulated("coaching"),
+});
+
+/** The `<Conference>` attributes a participant's options stand for (markup/verbs/dial-conference.ts reads them). */
+function conferenceAttributes(body: z.output<typeof participantCreate>): Record<string, string | undefined> {
+  const bool = (value: boolean | undefined) => (value === undefined ? undefined : String(value));
+  const record = body.ConferenceRecord;
+  return {
+    participantLabel: body.Label,
+    muted: bool(body.Muted),
+    beep: body.Beep,
+    startConferenceOnEnter: bool(body.StartConferenceOnEnter),
+    endConferenceOnExit: bool(body.EndConferenceOnExit),
+    waitUrl: body.WaitUrl ?? undefined,
+    waitMethod: body.WaitMethod,
+    maxParticipants: body.MaxParticipants === undefined ? undefined : String(body.MaxParticipants),
+    record:
+      record === undefined
+        ? undefined
+        : record === "true" || record === "record-from-start"
+          ? "record-from-start"
+          : "do-not-record",
+    statusCallback: body.ConferenceStatusCallback ?? undefined,
+    statusCallbackMethod: body.ConferenceStatusCallbackMethod,
+    statusCallbackEvent: body.ConferenceStatusCallbackEvent?.join(" "),
+    recordingStatusCallback: body.ConferenceRecordingStatusCallback ?? undefined,
+    recordingStatusCallbackMethod: body.ConferenceRecordingStatusCallbackMethod,
+  };
+}
 
 export const conferenceRoutes = [
   defineRoute({
@@ -277,6 +366,86 @@ export const conferenceRoutes = [
           records,
           render: renderParticipant,
           sidOf: (p) => p.call_sid,
+        }),
+      );
+    },
+  }),
+  defineRoute({
+    method: "POST",
+    path: participants,
+    surface: "account",
+    summary:
+      "Add a participant: a call from From to To that joins the conference (by sid, or by name: created if none runs) once answered",
+    auth: { kind: "account", scope: "phone_calls_write" },
+    body: participantCreate,
+    errorCodes: { To: 21211, From: 21212, StatusCallback: 21609, ConferenceStatusCallback: 21609 },
+    missingCodes: { To: 21201, From: 21213 },
+    status: 201,
+    response: participantResource,
+    handle({ params, body, request, services }) {
+      const accountSid = params.AccountSid!;
+      // Twilio takes the conference's sid or, for a room that may not run yet, its friendly name.
+      const byName = !/^CF[0-9a-f]{32}$/.test(params.ConferenceSid!);
+      const named = byName
+        ? params.ConferenceSid!
+        : findConference(services, params, request.path).friendly_name;
+      if (!byName && findConference(services, params, request.path).status === "completed") {
+        throw errors.invalidParameter(
+          "ConferenceSid",
+          `Conference ${params.ConferenceSid} has ended; add participants to a running conference or by name.`,
+          21220,
+        );
+      }
+      const attributes = conferenceAttributes(body);
+      const twiml = conferenceMarkup(named, attributes);
+      // The call and the room are made together (or neither); the engine takes the call after.
+      const [call, conference] = services.context.store.transact(() => {
+        const placed = placeCall(services.context, {
+          accountSid,
+          to: body.To,
+          from: body.From,
+          twiml,
+          statusCallback: body.StatusCallback ?? null,
+          statusCallbackMethod: body.StatusCallbackMethod,
+          statusCallbackEvents: body.StatusCallbackEvent ?? ["completed"],
+          timeout: body.Timeout,
+          timeLimit: body.TimeLimit,
+          record: body.Record,
+        });
+        const room = services.calls.conferences.open(accountSid, {
+          name: named,
+          label: body.Label ?? null,
+          beep: body.Beep ?? "true",
+          startConferenceOnEnter: body.StartConferenceOnEnter ?? true,
+          endConferenceOnExit: body.EndConferenceOnExit ?? false,
+          muted: body.Muted ?? false,
+          maxParticipants: body.MaxParticipants ?? 250,
+          record: attributes.record === "record-from-start",
+          statusCallback: body.ConferenceStatusCallback ?? null,
+          statusCallbackMethod: body.ConferenceStatusCallbackMethod ?? "POST",
+          statusCallbackEvents: body.ConferenceStatusCallbackEvent ?? ["start", "end"],
+          recordingStatusCallback: body.ConferenceRecordingStatusCallback ?? null,
+          recordingStatusCallbackMethod: body.ConferenceRecordingStatusCallbackMethod ?? "POST",
+          recordingStatusCallbackEvents: ["completed"],
+        });
+        return [placed, room] as const;
+      });
+      const started = services.calls.start(call);
+      return twilioJson(
+        201,
+        renderParticipant({
+          account_sid: accountSid,
+          conference_sid: conference.sid,
+          call_sid: started.sid,
+          label: body.Label ?? null,
+          muted: body.Muted ?? false,
+          hold: false,
+          start_conference_on_enter: body.StartConferenceOnEnter ?? true,
+          end_conference_on_exit: body.EndConferenceOnExit ?? false,
+          beep: body.Beep ?? "true",
+          status: "queued",
+          created_at: started.created_at,
+          updated_at: started.created_at,
         }),
       );
     },
