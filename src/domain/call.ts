@@ -26,6 +26,10 @@ export const terminalCallStatuses: readonly CallStatus[] = [
 ];
 export const isTerminalCallStatus = (status: CallStatus) => terminalCallStatuses.includes(status);
 
+/** A Voice SDK client as a call's party: `client:` and its identity (Twilio's `client:alice`). */
+export const clientAddressPattern = /^client:[^\s:]{1,256}$/;
+export const isClientAddress = (address: string) => clientAddressPattern.test(address);
+
 /** Events a StatusCallbackEvent list may name (Twilio: initiated, ringing, answered, completed). */
 export const callStatusEvents = ["initiated", "ringing", "answered", "completed"] as const;
 export type CallStatusEvent = (typeof callStatusEvents)[number];

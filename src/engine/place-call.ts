@@ -1,5 +1,5 @@
 // Outbound API calls: the checks Twilio makes before queueing a call, then the queued record.
-import type { Call } from "../domain/call.js";
+import { type Call, isClientAddress } from "../domain/call.js";
 import { errors } from "../domain/errors.js";
 import { twilioMissingWording } from "../domain/twilio-wording.js";
 import { createCallRecord, type NewCall } from "./calls.js";
@@ -8,14 +8,16 @@ import { verifiedCallerId } from "./outgoing-caller-ids.js";
 
 /**
  * Places a call from the account API. Twilio needs markup (Url, Twiml or ApplicationSid: 21205 when none)
- * and a caller ID the account owns or verified (21210 otherwise); the call starts `queued`.
+ * and a caller ID the account owns or verified (21210 otherwise), though a call to a client may come from
+ * a client identity; the call starts `queued`.
  */
 export function placeCall(ctx: EngineContext, input: Omit<NewCall, "direction" | "phoneNumberSid">): Call {
   assertCallMarkup(input);
   const owned = ctx.store.phoneNumbers
     .where("number", input.from)
     .find((number) => number.account_sid === input.accountSid);
-  if (!owned && !verifiedCallerId(ctx, input.accountSid, input.from)) {
+  const clientToClient = isClientAddress(input.from) && isClientAddress(input.to);
+  if (!owned && !clientToClient && !verifiedCallerId(ctx, input.accountSid, input.from)) {
     throw errors.invalidParameter(
       "From",
       `The source phone number provided, ${input.from}, is not yet verified for your account. Use one of the account's incoming phone numbers or verified outgoing caller IDs as From.`,

@@ -1,6 +1,7 @@
 // Calls: place outbound calls, list and fetch them, control them (cancel, hang up, redirect) and delete finished ones.
 import { z } from "zod";
-import { type Call, callStatusEvents, callStatuses } from "../../domain/call.js";
+import { type Call, callStatusEvents, callStatuses, clientAddressPattern } from "../../domain/call.js";
+import { e164Pattern } from "../../domain/fields.js";
 import { ownedBy } from "../../domain/found.js";
 import { formatNumber } from "../../domain/phone-number.js";
 import { applicationCallHandlers } from "../../engine/applications.js";
@@ -14,7 +15,7 @@ import { defineRoute } from "../route.js";
 import type { RouteServices } from "../services.js";
 import { accountBase, accountPath, apiVersion } from "./base.js";
 import { dateFilter, dateFilterQuery } from "./date-filters.js";
-import { formBoolean, formE164, formMethod, formUrl } from "./form-fields.js";
+import { formBoolean, formMethod, formUrl } from "./form-fields.js";
 import { listEnvelope, listSchema, pagingQuery, walkListPage } from "./paging.js";
 import { equals, queryFilters } from "./query-filters.js";
 
@@ -99,11 +100,17 @@ export const repeated = <T extends z.ZodType>(item: T) =>
 export const seconds = () =>
   z.coerce.number({ error: "must be a whole number of seconds" }).int("must be a whole number of seconds");
 
+/** A number, or a Voice SDK client (`client:alice`). */
+const callParty = z
+  .string({ error: "is required" })
+  .refine(
+    (value) => e164Pattern.test(value) || clientAddressPattern.test(value),
+    "must be an E.164 number such as +14155550100, or client: and an identity",
+  );
+
 const createParams = z.object({
-  To: z
-    .string({ error: "is required" })
-    .regex(/^\+[1-9]\d{1,14}$/, "must be an E.164 number such as +14155550100"),
-  From: z.string({ error: "is required" }).pipe(formE164),
+  To: callParty,
+  From: callParty,
   Url: formUrl.optional(),
   Twiml: z.string().max(4000, "must be at most 4000 characters").optional(),
   ApplicationSid: z
