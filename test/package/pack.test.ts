@@ -143,12 +143,14 @@ console.log(JSON.stringify({ status: page.status, accounts: overview.accounts.le
     // A resolve hook records every package the process loads, ES modules and CommonJS alike.
     await writeFile(
       join(app, "record-packages.mjs"),
-      `export async function resolve(specifier, context, next) {
+      // Hooks run on a thread of their own: a synchronous append keeps the log in order and complete at exit.
+      `import { appendFileSync } from "node:fs";
+export async function resolve(specifier, context, next) {
   const result = await next(specifier, context);
   const at = result.url.lastIndexOf("/node_modules/");
   if (at >= 0) {
     const [scope, name] = result.url.slice(at + 14).split("/");
-    process.stderr.write("loaded " + (scope.startsWith("@") ? scope + "/" + name : scope) + "\\n");
+    appendFileSync(new URL("./loaded.log", import.meta.url), "loaded " + (scope.startsWith("@") ? scope + "/" + name : scope) + "\\n");
   }
   return result;
 }
@@ -161,21 +163,23 @@ console.log(JSON.stringify({ status: page.status, accounts: overview.accounts.le
     const file = join(app, "light.mjs");
     await writeFile(
       file,
-      `import { createSandbox } from "voice-sandbox";
+      `import { appendFileSync } from "node:fs";
+import { createSandbox } from "voice-sandbox";
 const sandbox = createSandbox();
 await sandbox.fetch("https://api.voice-sandbox.test/__sandbox/health");
-process.stderr.write("asking for handlers\\n");
+appendFileSync(new URL("./loaded.log", import.meta.url), "asking for handlers\\n");
 const [handler] = sandbox.handlers;
 const { HttpHandler } = await import("msw");
 console.log(JSON.stringify({ sameMsw: handler instanceof HttpHandler }));
 `,
     );
-    const { stdout, stderr } = await run(process.execPath, ["--import", "./register-recorder.mjs", file], {
+    const { stdout } = await run(process.execPath, ["--import", "./register-recorder.mjs", file], {
       cwd: app,
       env: plainEnv(),
       timeout: 30_000,
     });
-    const [before = "", after = ""] = stderr.split("asking for handlers");
+    const log = await readFile(join(app, "loaded.log"), "utf8");
+    const [before = "", after = ""] = log.split("asking for handlers");
     const packages = (text: string) => [
       ...new Set([...text.matchAll(/^loaded (\S+)$/gm)].map((m) => m[1] ?? "")),
     ];
