@@ -220,6 +220,13 @@ export const errors = {
       title: "Not a WhatsApp sender",
       message: `${address} is not a WhatsApp sender of any account: list the number in its account's whatsapp_senders (fixtures, or PATCH /__sandbox/accounts/{AccountSid}/settings).`,
     }),
+  applicationNotRunnable: (sid: string) =>
+    new SandboxError({
+      status: 404,
+      code: codes.notFound,
+      title: "Application not runnable",
+      message: `${sid} is not an application with a VoiceUrl, so a client's call has nothing to run: create it (POST /2010-04-01/Accounts/{AccountSid}/Applications.json) with a VoiceUrl first.`,
+    }),
   numberNotRouted: (number: string) =>
     new SandboxError({
       status: 404,

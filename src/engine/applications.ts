@@ -72,7 +72,8 @@ export interface VoiceHandlers {
   statusCallbackMethod: "GET" | "POST";
 }
 
-const voiceHandlersOfApplication = (app: Application): VoiceHandlers => ({
+/** The voice handlers an application runs (a call placed with it, a number naming it, a client's call). */
+export const applicationVoiceHandlers = (app: Application): VoiceHandlers => ({
   url: app.voice_url,
   method: app.voice_method,
   fallbackUrl: app.voice_fallback_url,
@@ -91,7 +92,7 @@ export function applicationCallHandlers(ctx: EngineContext, accountSid: string, 
       21218,
     );
   }
-  return voiceHandlersOfApplication(app);
+  return applicationVoiceHandlers(app);
 }
 
 /** The voice handlers a call to the number runs: its application's when it names one, else its own. */
@@ -99,7 +100,7 @@ export function numberVoiceHandlers(ctx: EngineContext, number: PhoneNumber): Vo
   const app = number.voice_application_sid
     ? ctx.store.applications.get(number.voice_application_sid)
     : undefined;
-  if (app) return voiceHandlersOfApplication(app);
+  if (app) return applicationVoiceHandlers(app);
   return {
     url: number.voice_url,
     method: number.voice_method,

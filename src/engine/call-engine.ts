@@ -6,7 +6,7 @@ import type { Call } from "../domain/call.js";
 import { errors } from "../domain/errors.js";
 import type { Message } from "../domain/message.js";
 import type { HeardEntry, StreamSpec } from "../markup/effects.js";
-import { numberVoiceHandlers } from "./applications.js";
+import { applicationVoiceHandlers, numberVoiceHandlers } from "./applications.js";
 import { assertMayCall, holdFirstMinute } from "./call-admission.js";
 import { type CallControl, createCallControl } from "./call-control.js";
 import { createLegs } from "./call-legs.js";
@@ -40,7 +40,10 @@ export type { Alert } from "./call-registry.js";
 
 export interface InboundRing {
   from: string;
+  /** The incoming number rung; for a client's call through an application, the To it asked for (may be ""). */
   to: string;
+  /** A Voice SDK client's outgoing call: the application (TwiML App) whose voice handlers answer it. */
+  applicationSid?: string | undefined;
   /** What the caller does (timed from the moment the call starts). Default: listens, never hangs up. */
   caller?: PartyBehaviourInput | undefined;
   callerName?: string | undefined;
@@ -203,9 +206,14 @@ export function createCallEngine(ctx: EngineContext, options: CallEngineOptions 
       return call;
     },
     ring(input) {
-      const number = ctx.store.phoneNumbers.findOne("number", input.to);
-      if (!number || number.account_sid === null) throw errors.numberNotRouted(input.to);
-      assertMayCall(ctx, number.account_sid, input.to);
+      // A client's call goes to its application's handlers; any other call to the number rung.
+      const application = input.applicationSid ? ctx.store.applications.get(input.applicationSid) : undefined;
+      if (input.applicationSid && !application?.voice_url)
+        throw errors.applicationNotRunnable(input.applicationSid);
+      const number = application ? undefined : ctx.store.phoneNumbers.findOne("number", input.to);
+      if (!application && (!number || number.account_sid === null)) throw errors.numberNotRouted(input.to);
+      const accountSid = application ? application.account_sid : number!.account_sid!;
+      assertMayCall(ctx, accountSid, input.to);
       const fault =
         ctx.faults?.take("number", input.from, now()) ?? ctx.faults?.take("number", input.to, now());
       const caller = input.caller
@@ -213,13 +221,13 @@ export function createCallEngine(ctx: EngineContext, options: CallEngineOptions 
         : (registry.parties.get(input.from) ?? defaultBehaviour);
       const scripted = caller.steps.length > 0 || caller.hangupAfter !== undefined;
       const created = createCallRecord(ctx, {
-        accountSid: number.account_sid,
+        accountSid,
         direction: "inbound",
         from: input.from,
         to: input.to,
-        phoneNumberSid: number.sid,
+        phoneNumberSid: number?.sid ?? null,
         // A number with a VoiceApplicationSid runs the application's handlers, as Twilio's do.
-        ...numberVoiceHandlers(ctx, number),
+        ...(application ? applicationVoiceHandlers(application) : numberVoiceHandlers(ctx, number!)),
         callerName: input.callerName ?? null,
       });
       holdFirstMinute(ctx, created.account_sid, created.sid, created.to);

@@ -1,5 +1,6 @@
 // Admin: drive the call engine from outside: ring a number, script a party, watch a call, finish transcriptions.
 import { z } from "zod";
+import { clientAddressPattern } from "../../domain/call.js";
 import { errors } from "../../domain/errors.js";
 import { messageRecipient } from "../../domain/message-address.js";
 import { transcriptionSchema, transcriptionSegmentSchema } from "../../domain/transcription.js";
@@ -82,21 +83,41 @@ export const engineRoutes = [
     method: "POST",
     path: "/__sandbox/calls/inbound",
     surface: "admin",
-    summary: "Ring an incoming number from outside: the engine fetches its voice_url and runs the answer",
+    summary:
+      "Ring an incoming number from outside (the engine fetches its voice_url and runs the answer), or place a Voice SDK client's call (from client:<identity>) through an application",
     auth: { kind: "admin" },
     status: 201,
     response: callResource,
-    body: z.strictObject({
-      from: e164,
-      to: e164,
-      caller: partyBehaviourSchema.optional(),
-      caller_name: z.string().optional(),
-      forwarded_from: z.string().optional(),
-    }),
+    body: z
+      .strictObject({
+        from: z.union([e164, z.string().regex(clientAddressPattern, "must be client: and an identity")]),
+        /** The number rung; for a client's call, the To it asks its application for (optional). */
+        to: z
+          .union([e164, z.string().regex(clientAddressPattern, "must be client: and an identity")])
+          .optional(),
+        /** A client's call: the application (TwiML App) that answers it. */
+        application_sid: z
+          .string()
+          .regex(/^AP[0-9a-f]{32}$/, "must be AP and 32 hex digits")
+          .optional(),
+        caller: partyBehaviourSchema.optional(),
+        caller_name: z.string().optional(),
+        forwarded_from: z.string().optional(),
+      })
+      .refine((body) => body.application_sid !== undefined || body.to !== undefined, {
+        message:
+          "to is required (the incoming number to ring), unless application_sid places a client's call",
+        path: ["to"],
+      })
+      .refine((body) => !body.from.startsWith("client:") || body.application_sid !== undefined, {
+        message: "a client's call goes through an application: give application_sid",
+        path: ["application_sid"],
+      }),
     handle({ body, services }) {
       const call = services.calls.ring({
         from: body.from,
-        to: body.to,
+        to: body.to ?? "",
+        applicationSid: body.application_sid,
         caller: body.caller,
         callerName: body.caller_name,
         forwardedFrom: body.forwarded_from,
