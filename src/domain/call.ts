@@ -30,6 +30,12 @@ export const isTerminalCallStatus = (status: CallStatus) => terminalCallStatuses
 export const clientAddressPattern = /^client:[^\s:]{1,256}$/;
 export const isClientAddress = (address: string) => clientAddressPattern.test(address);
 
+/** A SIP address as a call's party: `sip:user@host`, with an optional port and parameters. */
+export const sipAddressPattern = /^sip:[^\s@:;]+@([A-Za-z0-9.-]+)(:\d{1,5})?(;\S*)?$/;
+/** The host of a SIP address or URI (`sip:alice@pbx.example.com:5060` -> `pbx.example.com`), lower case. */
+export const sipHostOf = (uri: string): string | null =>
+  /^(?:sips?:)?(?:[^@\s]+@)?([A-Za-z0-9.-]+)/.exec(uri)?.[1]?.toLowerCase() ?? null;
+
 /** Events a StatusCallbackEvent list may name (Twilio: initiated, ringing, answered, completed). */
 export const callStatusEvents = ["initiated", "ringing", "answered", "completed"] as const;
 export type CallStatusEvent = (typeof callStatusEvents)[number];

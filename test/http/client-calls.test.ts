@@ -56,6 +56,33 @@ describe.each(doorNames)("client calls via %s", (door) => {
     ]);
   });
 
+  it("calls a SIP address that one of the account's SIP trunks reaches, and refuses one no trunk reaches", async () => {
+    const before = stateOf();
+    await expect(
+      client().calls.create({ to: "sip:alice@pbx.acme.example", from: fixtures.acme.mainNumber, twiml: say }),
+    ).rejects.toMatchObject({ status: 400, code: 21211 });
+    expect(stateOf()).toBe(before);
+    const trunk = await ctx.call("POST", "/carrier/v1/sip_trunks", {
+      auth: { bearer: fixtures.carrierKey },
+      json: {
+        data: {
+          type: "sip_trunk",
+          attributes: { name: "Acme PBX", termination_uris: ["sip:pbx.acme.example:5060"] },
+          relationships: { account: { data: { type: "account", id: fixtures.acme.sid } } },
+        },
+      },
+      headers: { "content-type": "application/vnd.api+json" },
+    });
+    expect(trunk.status).toBe(201);
+    const call = await client().calls.create({
+      to: "sip:alice@pbx.acme.example",
+      from: fixtures.acme.mainNumber,
+      twiml: say,
+    });
+    await settle();
+    expect((await client().calls(call.sid).fetch()).status).toBe("completed");
+  });
+
   it("refuses a client caller ID towards a phone number, and malformed identities, changing nothing", async () => {
     const before = stateOf();
     const post = async (form: Record<string, string>) => {

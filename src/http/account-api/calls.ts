@@ -1,6 +1,12 @@
 // Calls: place outbound calls, list and fetch them, control them (cancel, hang up, redirect) and delete finished ones.
 import { z } from "zod";
-import { type Call, callStatusEvents, callStatuses, clientAddressPattern } from "../../domain/call.js";
+import {
+  type Call,
+  callStatusEvents,
+  callStatuses,
+  clientAddressPattern,
+  sipAddressPattern,
+} from "../../domain/call.js";
 import { e164Pattern } from "../../domain/fields.js";
 import { ownedBy } from "../../domain/found.js";
 import { formatNumber } from "../../domain/phone-number.js";
@@ -108,8 +114,16 @@ const callParty = z
     "must be an E.164 number such as +14155550100, or client: and an identity",
   );
 
+/** Whom a call goes to: a number, a client, or a SIP address one of the account's trunks reaches. */
+const callee = z
+  .string({ error: "is required" })
+  .refine(
+    (value) => e164Pattern.test(value) || clientAddressPattern.test(value) || sipAddressPattern.test(value),
+    "must be an E.164 number such as +14155550100, client: and an identity, or sip:user@host",
+  );
+
 const createParams = z.object({
-  To: callParty,
+  To: callee,
   From: callParty,
   Url: formUrl.optional(),
   Twiml: z.string().max(4000, "must be at most 4000 characters").optional(),
