@@ -5,6 +5,7 @@ import { benchScale, type ScaleResult } from "./scale.js";
 import { benchScenarios, type ScenarioBenchResult } from "./scenarios.js";
 import { benchServer } from "./server-vs-bare.js";
 import { benchSoak } from "./soak.js";
+import { benchStreams, type StreamsBenchResult } from "./streams.js";
 import { benchSustainedPost, type SustainedResult } from "./sustained-post.js";
 import { benchWebhooks } from "./webhook-delivery.js";
 
@@ -51,6 +52,14 @@ try {
   console.error(`benchmark failed: ${error instanceof Error ? error.message : String(error)}\n`);
 }
 
+let streams: StreamsBenchResult | undefined;
+try {
+  streams = await benchStreams();
+} catch (error) {
+  crashed = true;
+  console.error(`benchmark failed: ${error instanceof Error ? error.message : String(error)}\n`);
+}
+
 console.log(`Summary (${new Date().toISOString()}, node ${process.version})`);
 for (const r of results) {
   console.log(
@@ -71,6 +80,10 @@ if (scale) {
     `  ${"scale".padEnd(26)} at ${largest.size}: ${largest.rssPerRecord.toFixed(0)} B/record, restart ${(largest.restartMs / 1000).toFixed(1)} s, pages ${largest.carrierPageMs.toFixed(1)}/${largest.accountPageMs.toFixed(1)} ms; flatness lookup ${scale.flatness.lookup.toFixed(2)}, pages ${scale.flatness.carrierPage.toFixed(2)}/${scale.flatness.accountPage.toFixed(2)} ${scale.ok ? "OK" : "OUTSIDE TARGETS"}`,
   );
 }
+if (streams)
+  console.log(
+    `  ${streams.name.padEnd(26)} ours ${streams.ours} streams  baseline ${streams.baseline} streams  ratio ${streams.ratio.toFixed(2)} (>= ${streams.target}) ${verdict(streams.ratio, streams.target)}`,
+  );
 // A ratio under target is reported, not fatal: on a noisy 2-core machine it can be the machine's doing.
 process.exitCode =
   crashed || results.some((r) => r.failed) || sustained?.failed || scenarios?.ok === false ? 1 : 0;

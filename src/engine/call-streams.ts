@@ -1,11 +1,12 @@
 // Media streams of live calls: opens each stream's session for its call, keeps its Stream record, ends them with the call.
 import { errors } from "../domain/errors.js";
-import type { HeardEntry, StreamControl, StreamSpec } from "../markup/effects.js";
+import type { HeardEntry, RelayControl, RelaySpec, StreamControl, StreamSpec } from "../markup/effects.js";
 import { speechLengthMs } from "../markup/speech-length.js";
 import { digitLengthMs, playLengthMs } from "../markup/verbs/play.js";
 import type { CallRegistry } from "./call-registry.js";
 import type { CallRuntime } from "./call-runtime.js";
 import { sendCallback } from "./engine-services.js";
+import { openRelaySession } from "./media-streams/relay-session.js";
 import { openStreamSession, type StreamSession } from "./media-streams/stream-session.js";
 import { eventClass } from "./scheduler.js";
 import { callCookies } from "./webhook-cookies.js";
@@ -26,6 +27,8 @@ export const maxStreamsPerCall = 4;
 const keptStoppedPerCall = 16;
 
 export interface StreamsPart {
+  /** Opens a ConversationRelay session for the call's `<Connect>`. */
+  openRelay(rt: CallRuntime, spec: RelaySpec): RelayControl;
   /** Opens a stream for the call's markup (`<Connect>` or `<Start>`); null when the call has four already. */
   open(rt: CallRuntime, spec: StreamSpec): StreamControl | null;
   /** The account API's `Streams` create: a unidirectional stream on a live call. */
@@ -59,6 +62,8 @@ export function createStreams(reg: CallRegistry): StreamsPart {
   const { ctx, scheduler } = services;
   /** Streams of each live call by sid, in the order they started (stopped ones too, a few). */
   const byCall = new Map<string, Map<string, Entry>>();
+  /** Relay sessions open now, by call (one at most: the call waits in its <Connect>). */
+  const relays = new Map<string, RelayControl>();
 
   const entries = (callSid: string) => [...(byCall.get(callSid)?.values() ?? [])];
   const running = (callSid: string) => entries(callSid).filter((e) => e.record.status === "in-progress");
@@ -86,6 +91,7 @@ export function createStreams(reg: CallRegistry): StreamsPart {
         now,
         accountSid: call.account_sid,
         callSid: call.sid,
+        authToken: ctx.store.accounts.get(call.account_sid)?.auth_token ?? "",
         callerSpeaking: (at) => {
           for (let i = rt.speech.length - 1; i >= 0 && i >= rt.speech.length - 8; i--) {
             const u = rt.speech[i]!;
@@ -165,8 +171,55 @@ export function createStreams(reg: CallRegistry): StreamsPart {
     entry.session.stop();
   };
 
+  const openRelay = (rt: CallRuntime, spec: RelaySpec): RelayControl => {
+    const call = reg.getCall(rt.sid);
+    const env = parts.envFor(rt, null);
+    const sessionId = ctx.ids.mint("VX");
+    const session = openRelaySession(
+      {
+        scheduler,
+        clockMode: () => ctx.clock.mode,
+        now,
+        authToken: ctx.store.accounts.get(call.account_sid)?.auth_token ?? "",
+        call: {
+          accountSid: call.account_sid,
+          parentCallSid: call.parent_call_sid ?? "",
+          callSid: call.sid,
+          from: call.from,
+          to: call.to,
+          forwardedFrom: call.forwarded_from ?? "",
+          callerName: call.caller_name ?? "",
+          direction: call.direction,
+          callStatus: call.status.toUpperCase(),
+        },
+        timeline: (kind, detail) => note(rt, kind, detail),
+        alert: (code, message, level) => reg.alert(rt, code, message, level),
+        heard: (entry) => env.heard(entry),
+        tts: (text, voice, language) => env.tts(text, voice, language),
+        listening: () => env.listening("Connect"),
+        ended: () => {
+          relays.delete(rt.sid);
+          scheduler.after(0, eventClass.continuation, `relay end ${rt.sid}`, () =>
+            parts.program.deliver(rt, { kind: "signal", name: "relay", detail: { sessionId } }, true),
+          );
+        },
+      },
+      sessionId,
+      spec,
+    );
+    relays.set(rt.sid, session);
+    return {
+      ...session,
+      stop() {
+        relays.delete(rt.sid);
+        session.stop();
+      },
+    };
+  };
+
   return {
     open,
+    openRelay,
     startFromApi(callSid, spec) {
       const rt = reg.runtime(callSid);
       const call = ctx.store.calls.get(callSid);
@@ -197,6 +250,8 @@ export function createStreams(reg: CallRegistry): StreamsPart {
       for (const entry of streams.values()) entry.session.stop();
     },
     reset() {
+      for (const relay of relays.values()) relay.stop();
+      relays.clear();
       for (const streams of byCall.values()) for (const entry of streams.values()) entry.session.terminate();
       byCall.clear();
     },

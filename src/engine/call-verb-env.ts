@@ -121,6 +121,7 @@ export function createVerbEnv(
       return message.sid;
     },
     openStream: (spec) => parts.streams.open(rt, spec),
+    openRelay: (spec) => parts.streams.openRelay(rt, spec),
     stopStreams: (name) => {
       if (name !== null) return parts.streams.stop(rt.sid, name) !== undefined;
       parts.streams.stopAll(rt.sid);

@@ -117,6 +117,46 @@ export interface StreamControl {
   stop(): void;
 }
 
+/** A `<Connect><ConversationRelay>` session as its noun asks for it. */
+export interface RelaySpec {
+  /** Absolute `ws:`/`wss:` URL (relative URLs already resolved against the document). */
+  url: string;
+  welcomeGreeting: string | null;
+  welcomeGreetingInterruptible: boolean;
+  /** The caller's speech stops the agent's (interruptible any or speech). */
+  interruptible: boolean;
+  dtmfDetection: boolean;
+  ttsLanguage: string;
+  transcriptionLanguage: string;
+  voice: string;
+  parameters: Record<string, string>;
+}
+
+/** How a ConversationRelay session ended: what the Connect action is told. */
+export interface RelayResult {
+  /** ended: the app sent `end`; completed: the socket closed; failed: it never worked. */
+  status: "completed" | "ended" | "failed";
+  durationSeconds: number;
+  handoffData: string | null;
+  errorCode?: number;
+  errorMessage?: string;
+}
+
+/** A running ConversationRelay session, as the verb sees it. */
+export interface RelayControl {
+  readonly sessionId: string;
+  /** Over: a `signal` wake named "relay" told the verb. */
+  ended(): boolean;
+  result(): RelayResult;
+  /** The caller finished saying something: a `prompt` goes to the app. */
+  prompt(text: string): void;
+  /** The caller started speaking: the agent is interrupted if it may be. */
+  speechStarted(): void;
+  dtmf(digit: string): void;
+  /** Closes the socket (the call ended or moved on). */
+  stop(): void;
+}
+
 /** Everything a verb may do synchronously to the call; time and I/O go through yielded effects. */
 export interface VerbEnv {
   readonly callSid: string;
@@ -134,7 +174,7 @@ export interface VerbEnv {
   /** A verb began: the party's reactive steps for it are armed. */
   verbStarted(node: MarkupNode): void;
   /** A Gather or Record is listening: the party's next untimed step is played into it. */
-  listening(verb: "Gather" | "Record"): void;
+  listening(verb: "Gather" | "Record" | "Connect"): void;
   /** Inbound calls are answered when their first verb other than Reject starts. */
   answer(): void;
   alert(code: number, message: string, level?: "error" | "warning"): void;
@@ -159,6 +199,8 @@ export interface VerbEnv {
    * named "stream". Null when the call already runs the most unidirectional streams it may.
    */
   openStream(spec: StreamSpec): StreamControl | null;
+  /** Opens a ConversationRelay session; its end arrives as a `signal` wake named "relay". */
+  openRelay(spec: RelaySpec): RelayControl;
   /** `<Stop><Stream>`: stops the call's unidirectional stream of that name (every one when null); false if none. */
   stopStreams(name: string | null): boolean;
   /** Ends a child leg: cancel while ringing, hang up once answered. */

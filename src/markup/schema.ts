@@ -15,7 +15,7 @@ const ssml = [
   "amazon:effect",
 ];
 
-/** What <Connect> may hold; only Stream is emulated, the others are skipped with a warning when run. */
+/** What <Connect> may hold; Stream and ConversationRelay are emulated, the others are skipped with a warning. */
 const connectNouns = ["Stream", "ConversationRelay", "Room", "VirtualAgent", "Conversation", "Assistant"];
 
 /** What <Start> and <Stop> may hold; only Stream is emulated, the others are skipped with a warning. */
@@ -146,7 +146,9 @@ export function validateVoiceDocument(verbs: MarkupNode[]): void {
     }
     if (verb.name === "Connect" && verb.children.length !== 1) fail(verb, "<Connect> needs exactly one noun");
     for (const noun of verb.name === "Connect" || verb.name === "Start" ? verb.children : []) {
-      if (noun.name === "Stream" && !noun.attrs.url) fail(noun, "<Stream> needs a url");
+      if ((noun.name === "Stream" || noun.name === "ConversationRelay") && !noun.attrs.url) {
+        fail(noun, `<${noun.name}> needs a url`);
+      }
     }
     checkNode(verb, allowed, verb.name);
   }

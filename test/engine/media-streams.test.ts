@@ -1,84 +1,20 @@
 // <Connect><Stream>: the sandbox as a real WebSocket client of an app in the test process, through both doors.
-import { createServer, type Server } from "node:http";
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import twilio from "twilio";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { createSandbox, type Sandbox } from "../../src/index.js";
-import { type DoorContext, doorNames, useDoor } from "../support/doors.js";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { createSandbox } from "../../src/index.js";
+import { doorNames, useDoor } from "../support/doors.js";
 import { fixtures } from "../support/fixtures.js";
 import { type StreamApp, type StreamMessage, startStreamApp } from "../support/stream-app.js";
+import { appBase, callee, placeWithTwiml, useStreamWorld } from "../support/stream-world.js";
 
 const { VoiceResponse } = twilio.twiml;
-const callee = "+14155550123";
-const appBase = "https://app.example.test";
 const silence = Buffer.alloc(160, 0xff).toString("base64");
 
 /** Base64 of `ms` milliseconds of mu-law silence (8 bytes a millisecond). */
 const audio = (ms: number) => Buffer.alloc(ms * 8, 0xff).toString("base64");
-
-interface Callback {
-  path: string;
-  params: Record<string, string>;
-}
-
-function useStreamWorld(door: DoorContext) {
-  const callbacks: Callback[] = [];
-  const apps: StreamApp[] = [];
-  const servers: Server[] = [];
-  let unregister: () => void = () => undefined;
-  beforeEach(() => {
-    callbacks.length = 0;
-    unregister = door.sandbox.webhooks.register(`${appBase}/`, (request) => {
-      const path = new URL(request.url).pathname;
-      callbacks.push({ path, params: request.params });
-      return path === "/after" ? "<Response><Say>Back from the stream</Say></Response>" : undefined;
-    });
-  });
-  afterEach(async () => {
-    unregister();
-    door.sandbox.reset();
-    for (const app of apps.splice(0)) await app.close();
-    for (const server of servers.splice(0)) {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    }
-  });
-  return {
-    callbacks,
-    async app(onMessage?: Parameters<typeof startStreamApp>[0]) {
-      const app = await startStreamApp(onMessage);
-      apps.push(app);
-      return app;
-    },
-    /** An HTTP server that refuses every WebSocket upgrade with a 404. */
-    async refusingServer() {
-      const server = createServer((_req, res) => res.writeHead(404).end());
-      server.on("upgrade", (_req, socket) =>
-        socket.end("HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n"),
-      );
-      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-      servers.push(server);
-      return `ws://127.0.0.1:${(server.address() as AddressInfo).port}/media`;
-    },
-    /** A ws:// URL on a port nothing listens on any more. */
-    async closedPort() {
-      const server = createServer();
-      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-      const port = (server.address() as AddressInfo).port;
-      await new Promise((resolve) => server.close(resolve));
-      return `ws://127.0.0.1:${port}/media`;
-    },
-    async place(twiml: string) {
-      return door.twilioClient().calls.create({ to: callee, from: fixtures.acme.mainNumber, twiml });
-    },
-    async run() {
-      await door.sandbox.clock.runUntilIdle();
-      await door.sandbox.settle();
-    },
-    streamCallbacks: () => callbacks.filter((c) => c.path === "/stream-status").map((c) => c.params),
-  };
-}
 
 /** <Connect><Stream> to `url`, then a Say the call reaches once the socket closes. */
 function connectMarkup(url: string, connectAttrs: Record<string, string> = {}) {
@@ -102,7 +38,7 @@ const closeAfterMedia =
 for (const doorName of doorNames) {
   describe(`<Connect><Stream> through the ${doorName} door`, () => {
     const door = useDoor(doorName);
-    const w = useStreamWorld(door);
+    const w = useStreamWorld(door, { "/after": "<Response><Say>Back from the stream</Say></Response>" });
 
     it("sends connected, start and paced inbound media; when the app closes, the markup after Connect runs", async () => {
       const app = await w.app(closeAfterMedia(3));
@@ -364,27 +300,11 @@ describe("<Connect><Stream> determinism and the real clock", () => {
       if (message.event === "media" && message.media.chunk === "12") connection.socket.close();
     });
 
-  /** Places a call through the account API (the fetch door) and returns its sid. */
-  async function place(sandbox: Sandbox, to: string, twiml: string) {
-    const res = await sandbox.fetch(
-      `${sandbox.baseUrl}/2010-04-01/Accounts/${fixtures.acme.sid}/Calls.json`,
-      {
-        method: "POST",
-        headers: {
-          authorization: `Basic ${Buffer.from(`${fixtures.acme.sid}:${fixtures.acme.authToken}`).toString("base64")}`,
-          "content-type": "application/x-www-form-urlencoded",
-        },
-        body: new URLSearchParams({ From: fixtures.acme.mainNumber, To: to, Twiml: twiml }).toString(),
-      },
-    );
-    return ((await res.json()) as { sid: string }).sid;
-  }
-
   async function runOnce(clock: "virtual" | "real", app: StreamApp) {
     const sandbox = createSandbox({ clock });
     cleanups.push(() => sandbox.reset());
     sandbox.calls.setParty(callee, { ringAfter: 0, answerAfter: 0 });
-    const sid = await place(sandbox, callee, connectMarkup(app.url()));
+    const sid = await placeWithTwiml(sandbox, callee, connectMarkup(app.url()));
     return { sandbox, app, sid };
   }
 
@@ -418,7 +338,7 @@ describe("<Connect><Stream> determinism and the real clock", () => {
     cleanups.push(() => sandbox.clock.switchTo("virtual"));
     sandbox.calls.setParty("+14155550124", { ringAfter: 0, answerAfter: 0 });
     const stuckUrl = `ws://127.0.0.1:${(stuck.address() as AddressInfo).port}/media`;
-    const heldSid = await place(sandbox, "+14155550124", connectMarkup(stuckUrl));
+    const heldSid = await placeWithTwiml(sandbox, "+14155550124", connectMarkup(stuckUrl));
     await vi.waitFor(() => expect(held).toHaveLength(1), { timeout: 10_000 });
 
     await vi.waitFor(

@@ -1,49 +1,23 @@
 // <Start><Stream>, <Stop><Stream> and the Streams subresource: forked audio to a real WebSocket app, through both doors.
 import twilio from "twilio";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { streamResource } from "../../src/http/account-api/streams.js";
 import { speechLengthMs } from "../../src/markup/speech-length.js";
 import { doorNames, useDoor } from "../support/doors.js";
 import { fixtures } from "../support/fixtures.js";
-import { type StreamApp, startStreamApp } from "../support/stream-app.js";
+import { appBase, useStreamWorld } from "../support/stream-world.js";
 import { expectTwilioShape, type TwilioProperty } from "../support/twilio-shape.js";
 import twilioShapes from "../support/twilio-shapes.json" with { type: "json" };
 
 const { VoiceResponse } = twilio.twiml;
-const callee = "+14155550123";
-const appBase = "https://app.example.test";
 const silence = Buffer.alloc(160, 0xff).toString("base64");
 const shapes = twilioShapes.resources as Record<string, { properties: Record<string, TwilioProperty> }>;
 
 for (const doorName of doorNames) {
   describe(`unidirectional streams through the ${doorName} door`, () => {
     const door = useDoor(doorName);
-    const callbacks: Record<string, string>[] = [];
-    const apps: StreamApp[] = [];
-    let unregister: () => void = () => undefined;
-    beforeEach(() => {
-      callbacks.length = 0;
-      unregister = door.sandbox.webhooks.register(`${appBase}/`, (request) => {
-        if (request.url.endsWith("/stream-status")) callbacks.push(request.params);
-        return undefined;
-      });
-    });
-    afterEach(async () => {
-      unregister();
-      door.sandbox.reset();
-      for (const app of apps.splice(0)) await app.close();
-    });
-    const app = async (onMessage?: Parameters<typeof startStreamApp>[0]) => {
-      const started = await startStreamApp(onMessage);
-      apps.push(started);
-      return started;
-    };
-    const run = async () => {
-      await door.sandbox.clock.runUntilIdle();
-      await door.sandbox.settle();
-    };
-    const place = (twiml: string) =>
-      door.twilioClient().calls.create({ to: callee, from: fixtures.acme.mainNumber, twiml });
+    const w = useStreamWorld(door);
+    const { app, run, place } = w;
 
     it("<Start><Stream> forks both tracks and the markup goes straight on; <Stop><Stream name> ends it", async () => {
       const streamApp = await app();
@@ -80,7 +54,7 @@ for (const doorName of doorNames) {
       );
       expect(streamApp.messages().at(-1)).toMatchObject({ event: "stop", stop: { callSid: call.sid } });
       expect(streamApp.messages("dtmf")).toEqual([]);
-      expect(callbacks.map((c) => [c.StreamEvent, c.StreamName])).toEqual([
+      expect(w.streamCallbacks().map((c) => [c.StreamEvent, c.StreamName])).toEqual([
         ["stream-started", "monitor"],
         ["stream-stopped", "monitor"],
       ]);
@@ -175,7 +149,7 @@ for (const doorName of doorNames) {
       expect(streamApp.messages("media").length).toBeGreaterThanOrEqual(49);
       expect(streamApp.messages("media").length).toBeLessThanOrEqual(51);
       expect(streamApp.messages().at(-1)).toMatchObject({ event: "stop" });
-      expect(callbacks.map((c) => c.StreamEvent)).toEqual(["stream-started", "stream-stopped"]);
+      expect(w.streamCallbacks().map((c) => c.StreamEvent)).toEqual(["stream-started", "stream-stopped"]);
     });
 
     it("refuses a stream on a call that is not live, a non-WebSocket Url, a bad Status and an unknown stream", async () => {

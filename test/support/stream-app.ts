@@ -1,4 +1,4 @@
-// A real WebSocket app in the test process, standing in for a customer's media-stream server: records what it gets.
+// A real WebSocket app in the test process, standing in for a customer's media-stream or relay server: records what it gets.
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type WebSocket, WebSocketServer } from "ws";
@@ -18,7 +18,7 @@ export interface StreamApp {
   /** ws://127.0.0.1:<port><path> */
   url(path?: string): string;
   readonly connections: StreamConnection[];
-  /** Every message of every connection, oldest first. */
+  /** Every message of every connection, oldest first; `event` keeps one kind (`event` of a media stream, `type` of a relay). */
   messages(event?: string): StreamMessage[];
   close(): Promise<void>;
 }
@@ -50,7 +50,9 @@ export async function startStreamApp(
     url: (path = "/media") => `ws://127.0.0.1:${port}${path}`,
     connections,
     messages: (event) =>
-      connections.flatMap((c) => c.messages).filter((m) => event === undefined || m.event === event),
+      connections
+        .flatMap((c) => c.messages)
+        .filter((m) => event === undefined || m.event === event || m.type === event),
     close: () =>
       new Promise<void>((resolve) => {
         for (const client of wss.clients) client.terminate();

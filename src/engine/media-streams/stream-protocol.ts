@@ -5,9 +5,6 @@ import { z } from "zod";
 export const frameMs = 20;
 export const frameBytes = 160;
 
-/** The largest message read from an app; a bigger frame closes the socket (ws answers it with 1009). */
-export const maxAppMessageBytes = 64 * 1024;
-
 export type StreamTrack = "inbound_track" | "outbound_track" | "both_tracks";
 
 /** Track names as the start message lists them and media messages carry them. */

@@ -1,27 +1,22 @@
 // One media stream: a real WebSocket client to the app's URL, paced on the sandbox clock, never awaited on the real clock.
-import WebSocket from "ws";
 import type { StreamControl, StreamSpec } from "../../markup/effects.js";
 import type { ClockMode } from "../clock.js";
 import { type EventHandle, eventClass, type Scheduler } from "../scheduler.js";
+import { type AppSocket, openAppSocket } from "./app-socket.js";
 import { framePayloads } from "./stream-audio.js";
 import {
   type AppMessage,
   frameMs,
-  maxAppMessageBytes,
   messages,
   payloadBytes,
   readAppMessage,
   trackNames,
 } from "./stream-protocol.js";
 
-/** Real milliseconds allowed for the WebSocket handshake (Twilio gives up on an endpoint that does not answer). */
-export const handshakeTimeoutMs = 10_000;
 /** Sent but unread bytes kept for a slow app; past this, media frames are dropped instead of piling up. */
 export const maxBufferedBytes = 1024 * 1024;
 /** Audio chunks and marks the app may have queued for playback at once (audio chunks in a row merge into one). */
 export const maxQueuedPlayback = 10_000;
-/** Virtual clock: real milliseconds to wait for the app to catch up with a frame before going on without it. */
-const lockstepTimeoutMs = 2_000;
 
 export type StreamEvent = "stream-started" | "stream-stopped" | "stream-error";
 
@@ -32,6 +27,8 @@ export interface StreamSessionHost {
   now(): number;
   readonly accountSid: string;
   readonly callSid: string;
+  /** Signs the upgrade request (X-Twilio-Signature). */
+  readonly authToken: string;
   /** True while the caller speaks at `at` (the inbound track carries a tone then, silence otherwise). */
   callerSpeaking(at: number): boolean;
   /** True while the sandbox speaks to the caller at `at` (<Say>, <Play>: the outbound track). */
@@ -66,7 +63,7 @@ export function socketUrl(url: string, base: string | null): URL | null {
 export function openStreamSession(host: StreamSessionHost, sid: string, spec: StreamSpec): StreamSession {
   const { scheduler } = host;
   let state: State = "connecting";
-  let socket: WebSocket | null = null;
+  let socket: AppSocket | null = null;
   let sequence = 0;
   let chunk = 0;
   let startedAt = 0;
@@ -76,13 +73,11 @@ export function openStreamSession(host: StreamSessionHost, sid: string, spec: St
   let marksEchoed = 0;
   let droppedFrames = 0;
   let refused = 0;
-  /** Virtual clock: resolves when the app has read everything sent so far (its pong), or the socket closed. */
-  let caughtUp: (() => void) | null = null;
   const virtual = () => host.clockMode() === "virtual";
 
-  const send = (message: object) => {
-    if (socket?.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
-  };
+  const send = (message: object) => socket?.send(message);
+  /** Virtual clock: the app has read everything sent so far (see app-socket.ts). */
+  const lockstep = () => socket?.caughtUp() ?? Promise.resolve();
 
   /** `notify`: the verb waiting on the stream hears of it (not when the verb itself stopped the stream). */
   const finish = (notify = true) => {
@@ -90,7 +85,6 @@ export function openStreamSession(host: StreamSessionHost, sid: string, spec: St
     state = "ended";
     scheduler.cancel(tick);
     tick = null;
-    caughtUp?.();
     host.timeline("stream.ended", {
       sid,
       chunks: chunk,
@@ -209,25 +203,6 @@ export function openStreamSession(host: StreamSessionHost, sid: string, spec: St
     return virtual() ? lockstep() : undefined;
   };
 
-  /**
-   * Virtual clock: waits until the app has read everything sent so far (a ping, answered after the messages
-   * before it), so whatever the app sends in reply lands at the same instant run after run.
-   */
-  const lockstep = () =>
-    new Promise<void>((resolve) => {
-      const ready = socket?.readyState;
-      // A closing socket is waited for too, so its close lands before the clock moves on.
-      if (ready !== WebSocket.OPEN && ready !== WebSocket.CLOSING) return resolve();
-      const guard = setTimeout(() => settle(), lockstepTimeoutMs);
-      const settle = () => {
-        clearTimeout(guard);
-        caughtUp = null;
-        resolve();
-      };
-      caughtUp = settle;
-      if (ready === WebSocket.OPEN) socket?.ping();
-    });
-
   const onOpen = () => {
     if (state !== "connecting") return;
     state = "open";
@@ -264,78 +239,34 @@ export function openStreamSession(host: StreamSessionHost, sid: string, spec: St
     finish();
   };
 
-  /** Socket events land outside the loop: on the real clock they become events, so the loop stays in order. */
-  const inLoop = (label: string, task: () => void) => {
-    if (virtual()) task();
-    else scheduler.after(0, eventClass.input, `${label} ${sid}`, task);
-  };
-
-  const connect = (url: URL): Promise<void> =>
-    new Promise<void>((resolve) => {
-      const ws = new WebSocket(url, {
-        handshakeTimeout: handshakeTimeoutMs,
-        maxPayload: maxAppMessageBytes,
-        perMessageDeflate: false,
-        // A test process that mocks HTTP with msw lets this upgrade through to the real server.
-        headers: { accept: "msw/passthrough" },
-      });
-      socket = ws;
-      let settled = false;
-      const settle = () => {
-        if (!settled) {
-          settled = true;
-          resolve();
-        }
-      };
-      ws.on("open", () =>
-        inLoop("stream open", () => {
-          onOpen();
-          if (virtual()) void lockstep().then(settle);
-          else settle();
-        }),
-      );
-      ws.on("unexpected-response", (request, response) => {
-        request.destroy();
-        const status = response.statusCode ?? 0;
-        inLoop("stream refused", () => {
+  const connect = (url: URL): Promise<void> => {
+    const opened = openAppSocket(
+      { url, scheduler, virtual, label: `stream ${sid}`, authToken: host.authToken },
+      {
+        open: onOpen,
+        refused: (status) =>
           fail(
             31920,
             `Stream - WebSocket - Handshake Error: the server answered HTTP ${status} instead of 101`,
-          );
-          settle();
-        });
-      });
-      ws.on("error", (error) => {
-        inLoop("stream error", () => {
-          if (state === "connecting")
-            fail(31901, `Stream - WebSocket - Connection Timeout: ${error.message}`);
-          // The app broke the WebSocket protocol (a frame over the size limit, a bad frame): ws closes it.
-          else if (state === "open") {
-            host.alert(31924, `Stream - WebSocket - Protocol Error: ${error.message} (${spec.url})`);
-          }
-          settle();
-        });
-      });
-      ws.on("message", (data, isBinary) => {
-        if (state !== "open") return;
-        const text = isBinary ? null : data.toString();
-        inLoop("stream message", () => {
+          ),
+        unreachable: (message) => fail(31901, `Stream - WebSocket - Connection Timeout: ${message}`),
+        protocolError: (message) => {
+          if (state === "open")
+            host.alert(31924, `Stream - WebSocket - Protocol Error: ${message} (${spec.url})`);
+        },
+        message: (text) => {
           if (state !== "open") return;
           if (text === null) return refuse("binary frames are not part of the protocol");
           const read = readAppMessage(text);
           if ("error" in read) refuse(read.error);
           else apply(read.message);
-        });
-      });
-      ws.on("pong", () => caughtUp?.());
-      ws.on("close", (code, reason) => {
-        caughtUp?.();
-        inLoop("stream close", () => {
-          onClose(code, reason.toString());
-          settle();
-        });
-      });
-    });
+        },
+        close: onClose,
+      },
+    );
+    socket = opened.socket;
+    return opened.connected;
+  };
 
   const start = () => {
     const url = socketUrl(spec.url, null);
@@ -379,7 +310,6 @@ export function openStreamSession(host: StreamSessionHost, sid: string, spec: St
       if (state !== "ended") {
         state = "ended";
         scheduler.cancel(tick);
-        caughtUp?.();
       }
     },
   };

@@ -3,9 +3,11 @@ import { methodAttr } from "../attrs.js";
 import type { VerbEnv, VerbRun, Wake } from "../effects.js";
 import type { MarkupNode } from "../parse.js";
 import { readStreamNoun } from "../stream-noun.js";
+import { conversationRelay } from "./conversation-relay.js";
 
 export function* connect(node: MarkupNode, env: VerbEnv): VerbRun {
   const noun = node.children[0];
+  if (noun?.name === "ConversationRelay") return yield* conversationRelay(node, noun, env);
   if (noun?.name !== "Stream") {
     env.alert(
       12200,
