@@ -40,6 +40,35 @@ export const sipHostOf = (uri: string): string | null =>
 export const callStatusEvents = ["initiated", "ringing", "answered", "completed"] as const;
 export type CallStatusEvent = (typeof callStatusEvents)[number];
 
+/** What answering machine detection can answer (Twilio's AnsweredBy values). */
+export const answeredByValues = [
+  "human",
+  "machine_start",
+  "machine_end_beep",
+  "machine_end_silence",
+  "machine_end_other",
+  "fax",
+  "unknown",
+] as const;
+export type AnsweredBy = (typeof answeredByValues)[number];
+
+/** How a call's answering machine detection runs: Twilio's tuning parameters and AsyncAmd, defaults filled in. */
+export const machineDetectionOptionsSchema = z.object({
+  /** Seconds before detection gives up with `unknown` (MachineDetectionTimeout, default 30). */
+  timeout: z.number().int(),
+  /** Milliseconds of speech beyond which the party is a machine (default 2400). */
+  speech_threshold: z.number().int(),
+  /** Milliseconds of silence that end an utterance (default 1200). */
+  speech_end_threshold: z.number().int(),
+  /** Milliseconds of initial silence after which the answer is `unknown` (default 5000). */
+  silence_timeout: z.number().int(),
+  /** AsyncAmd: the markup runs at once and the result goes to `async_callback`. */
+  async: z.boolean(),
+  async_callback: z.string().nullable(),
+  async_callback_method: httpMethod,
+});
+export type MachineDetectionOptions = z.infer<typeof machineDetectionOptionsSchema>;
+
 export const callSchema = z.object({
   sid: sid("CA"),
   account_sid: sid("AC"),
@@ -71,8 +100,12 @@ export const callSchema = z.object({
   recording_status_callback_method: httpMethod,
   recording_status_callback_events: z.array(z.string()),
   send_digits: z.string().nullable(),
+  /** MachineDetection (Enable or DetectMessageEnd); null when the call detects nothing. */
   machine_detection: z.string().nullable(),
+  machine_detection_options: machineDetectionOptionsSchema.nullable().default(null),
   answered_by: z.string().nullable(),
+  /** Milliseconds from answer to the detection's result (MachineDetectionDuration). */
+  machine_detection_duration: z.number().int().nullable().default(null),
   trunk_sid: z.string().nullable(),
   annotation: z.string().nullable(),
   group_sid: z.string().nullable(),

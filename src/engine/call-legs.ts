@@ -29,6 +29,8 @@ export function createLegs(reg: CallRegistry): LegsPart {
       timeout: legOptions.timeout,
       timeLimit: legOptions.timeLimit,
       sendDigits: target.sendDigits ?? null,
+      machineDetection: target.machineDetection?.mode ?? null,
+      machineDetectionOptions: target.machineDetection?.options ?? null,
     });
     // A leg holds its first minute like any call; when the wallet cannot spare it, the leg fails.
     const minute = minuteCents(ctx, target.to);

@@ -3,6 +3,7 @@ import type { Call, CallStatusEvent } from "../domain/call.js";
 import { isTerminalCallStatus } from "../domain/call.js";
 import type { Wake } from "../markup/effects.js";
 import { billCall } from "./billing.js";
+import { startMachineDetection } from "./call-machine-detection.js";
 import type { CallRegistry, LifecyclePart } from "./call-registry.js";
 import type { CallRuntime } from "./call-runtime.js";
 import { type CallEffect, type CallEvent, transition } from "./call-transitions.js";
@@ -119,8 +120,11 @@ export function createLifecycle(reg: CallRegistry): LifecyclePart {
     if (call.direction !== "inbound") parts.party.connect(rt);
     if (call.record) parts.recordings.startCallRecording(rt, call);
     if (call.send_digits && call.direction !== "inbound") parts.party.sendDigits(rt, call.send_digits);
-    if (call.direction === "outbound-api") parts.program.start(rt);
+    // Synchronous machine detection holds the markup until its result.
+    if (call.direction === "outbound-api" && !startMachineDetection(reg, rt, call)) parts.program.start(rt);
     if (call.direction === "outbound-dial" && call.parent_call_sid) {
+      // A Dial leg's detection is asynchronous: the whisper or the bridge goes on while it listens.
+      startMachineDetection(reg, rt, call);
       // A whisper runs on the answered leg first; the parent hears ringback until it ends.
       if (rt.whisper) {
         note(rt, "whisper.start", { url: rt.whisper.url });

@@ -1,5 +1,5 @@
 // Call records: building and storing a new call, and saving a new version; call-lifecycle.ts moves their status.
-import type { Call, CallDirection, CallStatusEvent } from "../domain/call.js";
+import type { Call, CallDirection, CallStatusEvent, MachineDetectionOptions } from "../domain/call.js";
 import { assertMayCall, holdFirstMinute } from "./call-admission.js";
 import type { EngineContext } from "./context.js";
 import { recordEvent } from "./events.js";
@@ -28,6 +28,7 @@ export interface NewCall {
   recordingStatusCallbackEvents?: string[];
   sendDigits?: string | null;
   machineDetection?: string | null;
+  machineDetectionOptions?: MachineDetectionOptions | null;
   callerName?: string | null;
   trunkSid?: string | null;
 }
@@ -78,7 +79,9 @@ export function callRecord(input: NewCall, sid: string, now: number): Call {
     recording_status_callback_events: input.recordingStatusCallbackEvents ?? ["completed"],
     send_digits: input.sendDigits ?? null,
     machine_detection: input.machineDetection ?? null,
+    machine_detection_options: input.machineDetection ? (input.machineDetectionOptions ?? null) : null,
     answered_by: null,
+    machine_detection_duration: null,
     trunk_sid: input.trunkSid ?? null,
     annotation: null,
     group_sid: null,

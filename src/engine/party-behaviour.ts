@@ -39,9 +39,22 @@ export type PartyStep = z.output<typeof partyStepSchema>;
 export const partyOutcomes = ["answer", "busy", "no-answer", "failed", "decline"] as const;
 export type PartyOutcome = (typeof partyOutcomes)[number];
 
+/** Who or what picks up: what answering machine detection hears when the call is answered. */
+export const partyKinds = ["person", "machine", "fax"] as const;
+export type PartyKind = (typeof partyKinds)[number];
+
 export const partyBehaviourSchema = z.strictObject({
   /** What the called party does with the call: answer (default), busy, never answer, fail, or decline. */
   outcome: z.enum(partyOutcomes).default("answer"),
+  /** Who answers: a person (default), an answering machine, or a fax machine. */
+  kind: z.enum(partyKinds).default("person"),
+  /**
+   * How long it speaks when it answers (default: a person 1 s, a machine 10 s); 0 answers in silence. Only
+   * answering machine detection listens to it.
+   */
+  greeting: duration.optional(),
+  /** A machine's greeting ends with a beep (default true). */
+  beep: z.boolean().optional(),
   /** When the phone starts ringing after dialling begins (default 1 s). */
   ringAfter: duration.optional(),
   /** When it answers, busies, declines or fails, after dialling begins (default 3 s). */

@@ -38,6 +38,12 @@ export function voiceParams(
   if (call.parent_call_sid) params.ParentCallSid = call.parent_call_sid;
   if (call.forwarded_from) params.ForwardedFrom = call.forwarded_from;
   if (call.caller_name) params.CallerName = call.caller_name;
+  // Synchronous machine detection: its result rides on the call's requests (AsyncAmd sends it to its own URL).
+  if (call.answered_by !== null && !call.machine_detection_options?.async) {
+    params.AnsweredBy = call.answered_by;
+    if (call.machine_detection_duration !== null)
+      params.MachineDetectionDuration = String(call.machine_detection_duration);
+  }
   return params;
 }
 

@@ -1,5 +1,5 @@
 // What verb handlers yield to the engine (time and I/O), what they get back, and what they return.
-import type { Call } from "../domain/call.js";
+import type { Call, MachineDetectionOptions } from "../domain/call.js";
 import type { MarkupNode } from "./parse.js";
 
 export type WakeKind = "dtmf" | "speech" | "speech-start" | "speech-partial" | "signal";
@@ -90,6 +90,8 @@ export interface DialTarget {
   whisper?: { url: string; method: "GET" | "POST" } | undefined;
   /** DTMF played to the called party once it answers (`sendDigits`; `w` waits 0.5 s). */
   sendDigits?: string | undefined;
+  /** A `<Number machineDetection>`: detection on the answered leg, its result posted to `amdStatusCallback`. */
+  machineDetection?: { mode: "Enable" | "DetectMessageEnd"; options: MachineDetectionOptions } | undefined;
 }
 
 /** A media stream asked for by `<Connect><Stream>` or `<Start><Stream>` (its noun's attributes, resolved). */

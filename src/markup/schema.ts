@@ -73,6 +73,12 @@ const integerAttrs: Record<string, string[]> = {
   Record: ["timeout", "maxLength"],
   Dial: ["timeout", "timeLimit"],
   Conference: ["maxParticipants"],
+  Number: [
+    "machineDetectionTimeout",
+    "machineDetectionSpeechThreshold",
+    "machineDetectionSpeechEndThreshold",
+    "machineDetectionSilenceTimeout",
+  ],
 };
 
 const enumAttrs: Record<string, Record<string, RegExp>> = {
@@ -85,6 +91,7 @@ const enumAttrs: Record<string, Record<string, RegExp>> = {
   },
   Reject: { reason: /^(rejected|busy)$/ },
   Stream: { track: /^(inbound_track|outbound_track|both_tracks)$/ },
+  Number: { machineDetection: /^(Enable|DetectMessageEnd)$/ },
   Conference: {
     beep: /^(true|false|onEnter|onExit)$/,
     muted: /^(true|false)$/,
@@ -100,6 +107,7 @@ const methodAttrs = [
   "recordingStatusCallbackMethod",
   "waitMethod",
   "waitUrlMethod",
+  "amdStatusCallbackMethod",
 ];
 
 function fail(node: MarkupNode, message: string): never {

@@ -1,4 +1,5 @@
 // A simulated phone for one number: expects calls and texts to it, places calls and texts from it, and notices the unexpected.
+import type { PartyKind } from "../engine/party-behaviour.js";
 import { StepChain } from "./chain.js";
 import { PhoneExpectationError } from "./expectation-error.js";
 import { matchesText, PhoneCall, type Pickup, type TextPattern, type WaitOptions } from "./phone-call.js";
@@ -12,6 +13,12 @@ export interface PhoneOptions {
   pickup?: Pickup | undefined;
   /** How long it rings before it answers or turns the call away, in ms (default 3000, as any number). */
   ringFor?: number | undefined;
+  /** Who picks up, as answering machine detection hears it: a person (default), a machine, a fax. */
+  kind?: PartyKind | undefined;
+  /** How long it speaks when it answers, in ms (default: a person 1000, a machine 10000; 0 is silence). */
+  greeting?: number | undefined;
+  /** A machine's greeting ends with a beep (default true). */
+  beep?: boolean | undefined;
   /** Calls and texts no expectation claims do not fail `verify()`. */
   allowUnexpected?: boolean | undefined;
   /** Most virtual time an expectation waits, in ms (default 30000). */
@@ -36,6 +43,9 @@ export class Phone extends StepChain {
       surface.setParty(number, {
         outcome: pickup === "fail" ? "failed" : pickup,
         answerAfter: pickup === "fail" ? 0 : (options.ringFor ?? 3000),
+        ...(options.kind ? { kind: options.kind } : {}),
+        ...(options.greeting !== undefined ? { greeting: options.greeting } : {}),
+        ...(options.beep !== undefined ? { beep: options.beep } : {}),
       }),
     );
     super(registered);

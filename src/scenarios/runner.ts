@@ -234,6 +234,12 @@ class Player {
     if (call.timeout !== undefined) form.Timeout = String(call.timeout);
     if (call.time_limit !== undefined) form.TimeLimit = String(call.time_limit);
     if (call.send_digits) form.SendDigits = call.send_digits;
+    if (call.machine_detection) form.MachineDetection = call.machine_detection;
+    if (call.machine_detection_timeout !== undefined)
+      form.MachineDetectionTimeout = String(call.machine_detection_timeout);
+    if (call.async_amd !== undefined) form.AsyncAmd = String(call.async_amd);
+    if (call.async_amd_status_callback)
+      form.AsyncAmdStatusCallback = this.host.resolve(call.async_amd_status_callback);
     const answer = await must(
       `placing the call ${call.id} to ${call.to}`,
       this.api.request("POST", `/2010-04-01/Accounts/${this.world.accountSid}/Calls.json`, {

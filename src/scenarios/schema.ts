@@ -239,6 +239,7 @@ const requestFields = {
       "transcription",
       "message-status",
       "stream-status",
+      "amd-status",
     ])
     .optional(),
   call: callRef,
@@ -421,6 +422,16 @@ export const placeCallSchema = z
     timeout: z.number().int().min(1).optional().describe("Seconds to let it ring."),
     time_limit: z.number().int().min(1).optional(),
     send_digits: z.string().optional(),
+    machine_detection: z
+      .enum(["Enable", "DetectMessageEnd"])
+      .optional()
+      .describe("Answering machine detection; the callee's kind, greeting and beep decide its answer."),
+    machine_detection_timeout: z.number().int().min(3).max(59).optional(),
+    async_amd: z
+      .boolean()
+      .optional()
+      .describe("Run the markup at once and post the result to async_amd_status_callback."),
+    async_amd_status_callback: urlField.optional(),
     callee: partyBehaviourSchema
       .optional()
       .describe(

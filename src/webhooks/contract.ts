@@ -12,7 +12,8 @@ export type OutboundKind =
   | "message-status"
   | "sms-markup"
   | "partial-result"
-  | "stream-status";
+  | "stream-status"
+  | "amd-status";
 
 export interface OutboundRequest {
   kind: OutboundKind;

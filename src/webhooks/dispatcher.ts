@@ -106,6 +106,7 @@ const retryingKinds: ReadonlySet<OutboundKind> = new Set([
   "transcription",
   "message-status",
   "stream-status",
+  "amd-status",
 ]);
 
 /** Characters of a callback's answer kept in the log; the answer is read only that far (4 bytes a character at most). */

@@ -98,14 +98,14 @@ describe("a caller (sandbox.call)", () => {
 });
 
 describe("a phone the app calls (sandbox.phone)", () => {
-  const placeCall = (sandbox: Sandbox, to: string, twiml: string) =>
+  const placeCall = (sandbox: Sandbox, to: string, twiml: string, extra: Record<string, string> = {}) =>
     sandbox.fetch(`${sandbox.baseUrl}/2010-04-01/Accounts/${fixtures.acme.sid}/Calls.json`, {
       method: "POST",
       headers: {
         authorization: `Basic ${Buffer.from(`${fixtures.acme.sid}:${fixtures.acme.authToken}`).toString("base64")}`,
         "content-type": "application/x-www-form-urlencoded",
       },
-      body: new URLSearchParams({ From: acmeNumber, To: to, Twiml: twiml }),
+      body: new URLSearchParams({ From: acmeNumber, To: to, Twiml: twiml, ...extra }),
     });
 
   it("expects the call, answers, hears, and hangs up", async () => {
@@ -123,6 +123,28 @@ describe("a phone the app calls (sandbox.phone)", () => {
       .hangUp();
     await call;
     expect(sandbox.store.calls.get(call.sid!)?.status).toBe("completed");
+    await sandbox.phones.verify();
+  });
+
+  it("a voicemail phone: machine detection waits for its greeting and beep, the message comes after", async () => {
+    const sandbox = await sandboxWith({ voice: "<Response/>" });
+    const voicemail = sandbox.phone("+14155550197", { kind: "machine", greeting: 6000 });
+    await placeCall(sandbox, voicemail.number, "<Response><Say>Please call us back</Say></Response>", {
+      MachineDetection: "DetectMessageEnd",
+    });
+    const call = voicemail.expectCall().answer().expectSay("Please call us back");
+    await call;
+    expect(sandbox.store.calls.get(call.sid!)).toMatchObject({
+      answered_by: "machine_end_beep",
+      machine_detection_duration: 6500,
+    });
+    const person = sandbox.phone("+14155550196", { greeting: 0 });
+    await placeCall(sandbox, person.number, "<Response><Say>Hello?</Say></Response>", {
+      MachineDetection: "Enable",
+    });
+    const silent = person.expectCall().answer().expectSay("Hello?");
+    await silent;
+    expect(sandbox.store.calls.get(silent.sid!)?.answered_by).toBe("unknown");
     await sandbox.phones.verify();
   });
 

@@ -28,6 +28,7 @@ describe("example scenarios", () => {
       "outbound-call-outcomes.yaml",
       "ring-group-sequential.yaml",
       "suspended-account.yaml",
+      "voicemail-drop.yaml",
       "voicemail-transcribed.yaml",
     ]);
   });

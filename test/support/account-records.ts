@@ -38,6 +38,8 @@ export function insertCall(sandbox: Sandbox, changes: Partial<Call> = {}): Call 
     recording_status_callback_events: ["completed"],
     send_digits: null,
     machine_detection: null,
+    machine_detection_options: null,
+    machine_detection_duration: null,
     answered_by: null,
     trunk_sid: null,
     annotation: null,

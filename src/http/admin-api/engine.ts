@@ -5,7 +5,12 @@ import { errors } from "../../domain/errors.js";
 import { messageRecipient } from "../../domain/message-address.js";
 import { transcriptionSchema, transcriptionSegmentSchema } from "../../domain/transcription.js";
 import type { CallEngine } from "../../engine/call-engine.js";
-import { listeningVerbs, partyBehaviourSchema, partyOutcomes } from "../../engine/party-behaviour.js";
+import {
+  listeningVerbs,
+  partyBehaviourSchema,
+  partyKinds,
+  partyOutcomes,
+} from "../../engine/party-behaviour.js";
 import { callResource, renderCall } from "../account-api/calls.js";
 import { messageResource, renderMessage } from "../account-api/messages.js";
 import { iso8601 } from "../format.js";
@@ -38,6 +43,9 @@ const numberBehaviour = z.strictObject({
   number: z.string(),
   behaviour: z.strictObject({
     outcome: z.enum(partyOutcomes),
+    kind: z.enum(partyKinds),
+    greeting: z.number().int().optional(),
+    beep: z.boolean().optional(),
     ringAfter: z.number().int().optional(),
     answerAfter: z.number().int().optional(),
     hangupAfter: z.number().int().optional(),

@@ -15,6 +15,7 @@ const kinds = [
   "sms-markup",
   "partial-result",
   "stream-status",
+  "amd-status",
 ] as const;
 const outcomes = ["success", "http-error", "network-error", "timeout"] as const;
 

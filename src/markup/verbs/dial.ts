@@ -26,6 +26,7 @@ function targetsOf(
     // Twilio: `url` runs on the called party after it answers and before the bridge (`method`, POST).
     whisper: noun.attrs.url ? { url: env.resolve(noun.attrs.url), method: methodAttr(noun) } : undefined,
     sendDigits: noun.name === "Number" && noun.attrs.sendDigits ? noun.attrs.sendDigits : undefined,
+    machineDetection: noun.name === "Number" ? legMachineDetection(noun, env) : undefined,
   });
   if (node.children.length === 0) {
     return node.text === "" ? [] : [numberTarget(node.text, node, env, callbacks(node))];
@@ -56,13 +57,44 @@ function targetsOf(
   return targets;
 }
 
+/**
+ * `<Number machineDetection>`: the leg is bridged as usual while detection runs, and the result goes to
+ * `amdStatusCallback` (the noun has no synchronous form: the caller's markup is already running).
+ */
+function legMachineDetection(noun: MarkupNode, env: VerbEnv): DialTarget["machineDetection"] {
+  const mode = noun.attrs.machineDetection;
+  if (mode !== "Enable" && mode !== "DetectMessageEnd") return undefined;
+  const callback = noun.attrs.amdStatusCallback;
+  return {
+    mode,
+    options: {
+      // Values outside the ranges Twilio documents for the noun are brought inside them.
+      timeout: clampAttr(noun, "machineDetectionTimeout", 30, 3, 60),
+      speech_threshold: clampAttr(noun, "machineDetectionSpeechThreshold", 2400, 1000, 6000),
+      speech_end_threshold: clampAttr(noun, "machineDetectionSpeechEndThreshold", 1200, 500, 5000),
+      silence_timeout: clampAttr(noun, "machineDetectionSilenceTimeout", 5000, 2000, 10_000),
+      async: true,
+      async_callback: callback ? env.resolve(callback) : null,
+      async_callback_method: methodAttr(noun, "amdStatusCallbackMethod"),
+    },
+  };
+}
+
+const clampAttr = (noun: MarkupNode, name: string, fallback: number, min: number, max: number) =>
+  Math.min(Math.max(intAttr(noun, name, fallback), min), max);
+
 function numberTarget(
   text: string,
   _noun: MarkupNode,
   env: VerbEnv,
   cb: Pick<
     DialTarget,
-    "statusCallback" | "statusCallbackMethod" | "statusCallbackEvents" | "whisper" | "sendDigits"
+    | "statusCallback"
+    | "statusCallbackMethod"
+    | "statusCallbackEvents"
+    | "whisper"
+    | "sendDigits"
+    | "machineDetection"
   >,
 ): DialTarget {
   // Short digit strings are the account's agent extensions (Somleng-style internal dialling).
