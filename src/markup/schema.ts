@@ -65,6 +65,14 @@ const nounChildren: Record<string, string[]> = {
   Transcription: ["Config", "Parameter"],
 };
 
+/** The tuning attributes of `<Number>` and `<Sip>` machine detection. */
+const machineDetectionInts = [
+  "machineDetectionTimeout",
+  "machineDetectionSpeechThreshold",
+  "machineDetectionSpeechEndThreshold",
+  "machineDetectionSilenceTimeout",
+];
+
 const integerAttrs: Record<string, string[]> = {
   Say: ["loop"],
   Play: ["loop"],
@@ -73,12 +81,8 @@ const integerAttrs: Record<string, string[]> = {
   Record: ["timeout", "maxLength"],
   Dial: ["timeout", "timeLimit"],
   Conference: ["maxParticipants"],
-  Number: [
-    "machineDetectionTimeout",
-    "machineDetectionSpeechThreshold",
-    "machineDetectionSpeechEndThreshold",
-    "machineDetectionSilenceTimeout",
-  ],
+  Number: machineDetectionInts,
+  Sip: machineDetectionInts,
 };
 
 const enumAttrs: Record<string, Record<string, RegExp>> = {
@@ -92,6 +96,7 @@ const enumAttrs: Record<string, Record<string, RegExp>> = {
   Reject: { reason: /^(rejected|busy)$/ },
   Stream: { track: /^(inbound_track|outbound_track|both_tracks)$/ },
   Number: { machineDetection: /^(Enable|DetectMessageEnd)$/ },
+  Sip: { machineDetection: /^(Enable|DetectMessageEnd)$/ },
   Conference: {
     beep: /^(true|false|onEnter|onExit)$/,
     muted: /^(true|false)$/,

@@ -208,6 +208,25 @@ describe.each(doorNames)("answering machine detection via %s", (door) => {
     expect(timeline).toContain("dial.bridged");
   });
 
+  it("<Dial><Sip machineDetection> does the same, with amdStatusCallbackMethod=GET", async () => {
+    const call = await place({
+      url: undefined,
+      twiml:
+        '<Response><Dial><Sip machineDetection="Enable" amdStatusCallback="https://app.example.com/amd" ' +
+        'amdStatusCallbackMethod="GET">sip:frontdesk@pbx.example.com</Sip></Dial></Response>',
+    });
+    await run();
+    const [leg] = ctx.sandbox.store.calls.where("parent", call.sid);
+    const [result] = to("/amd");
+    expect(result!.method).toBe("GET");
+    expect(result!.params).toMatchObject({
+      CallSid: leg!.sid,
+      AnsweredBy: "human",
+      MachineDetectionDuration: "2200",
+    });
+    expect(signed(result!)).toBe(true);
+  });
+
   it("<Number machineDetection> with a value Twilio does not know is a markup error (12200)", async () => {
     const call = await place({
       url: undefined,

@@ -26,7 +26,8 @@ function targetsOf(
     // Twilio: `url` runs on the called party after it answers and before the bridge (`method`, POST).
     whisper: noun.attrs.url ? { url: env.resolve(noun.attrs.url), method: methodAttr(noun) } : undefined,
     sendDigits: noun.name === "Number" && noun.attrs.sendDigits ? noun.attrs.sendDigits : undefined,
-    machineDetection: noun.name === "Number" ? legMachineDetection(noun, env) : undefined,
+    machineDetection:
+      noun.name === "Number" || noun.name === "Sip" ? legMachineDetection(noun, env) : undefined,
   });
   if (node.children.length === 0) {
     return node.text === "" ? [] : [numberTarget(node.text, node, env, callbacks(node))];
@@ -58,7 +59,7 @@ function targetsOf(
 }
 
 /**
- * `<Number machineDetection>`: the leg is bridged as usual while detection runs, and the result goes to
+ * `<Number machineDetection>` (and `<Sip>`): the leg is bridged as usual while detection runs, and the result goes to
  * `amdStatusCallback` (the noun has no synchronous form: the caller's markup is already running).
  */
 function legMachineDetection(noun: MarkupNode, env: VerbEnv): DialTarget["machineDetection"] {
