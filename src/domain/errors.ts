@@ -172,6 +172,22 @@ export const errors = {
       title: "Too many streams",
       message: `Call ${sid} already has ${limit} streams running, the most a call may have: stop one first (POST .../Streams/{Sid}.json with Status=stopped).`,
     }),
+  /** Twilio 21220: recording can start only on a call in progress. */
+  callNotRecordable: (sid: string, status: string) =>
+    new SandboxError({
+      status: 400,
+      code: codes.callNotLive,
+      title: "Invalid call state",
+      message: `Call ${sid} is not in progress (status ${status}): a recording can be started only on an answered call that has not ended.`,
+    }),
+  /** Twilio 21220 as for calls: only a running or paused recording of a live call can be paused, resumed or stopped. */
+  recordingNotLive: (sid: string, why: string) =>
+    new SandboxError({
+      status: 400,
+      code: codes.callNotLive,
+      title: "Invalid call state",
+      message: `Recording ${sid} ${why}: only a recording in progress or paused on a live call can be paused, resumed or stopped.`,
+    }),
   /** Twilio 30409: only a scheduled message can be canceled. */
   messageNotCancelable: (sid: string, status: string) =>
     new SandboxError({

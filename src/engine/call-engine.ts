@@ -1,6 +1,6 @@
 // The call engine: drives every call through its lifecycle on the clock, runs its markup, plays the other party.
 // The parts live beside it (call-lifecycle, call-party, call-legs, call-program, call-verb-env, call-recordings,
-// call-control) and share one registry (call-registry.ts) and one scheduler; this file wires them and is the
+// call-recording-control, call-control) and share one registry (call-registry.ts) and one scheduler; this file wires them and is the
 // engine's public face: what the routes, the admin operations, scenarios and library users call.
 import type { Call } from "../domain/call.js";
 import { errors } from "../domain/errors.js";
@@ -13,6 +13,7 @@ import { createLegs } from "./call-legs.js";
 import { createLifecycle } from "./call-lifecycle.js";
 import { createParty } from "./call-party.js";
 import { createProgram } from "./call-program.js";
+import { type CallRecordingControl, createCallRecordingControl } from "./call-recording-control.js";
 import { createCallRecordings } from "./call-recordings.js";
 import { type Alert, createCallRegistry } from "./call-registry.js";
 import { createRuntime, type TimelineEntry } from "./call-runtime.js";
@@ -94,6 +95,8 @@ export interface CallEngine extends Omit<CallControl, "hangup" | "cancel" | "red
     start(callSid: string, spec: StreamSpec): StreamRecord;
     stop(callSid: string, sidOrName: string): StreamRecord | undefined;
   };
+  /** Recording control on live calls: start, pause, resume, stop (account API Calls/{Sid}/Recordings). */
+  recordings: CallRecordingControl;
   /** Drops every live call's runtime and every queued event (sandbox reset). */
   reset(): void;
 }
@@ -301,6 +304,7 @@ export function createCallEngine(ctx: EngineContext, options: CallEngineOptions 
       start: (callSid, spec) => parts.streams.startFromApi(callSid, spec),
       stop: (callSid, sidOrName) => parts.streams.stop(callSid, sidOrName),
     },
+    recordings: createCallRecordingControl(registry),
     reset() {
       messageLifecycle.reset();
       parts.conferences.reset();

@@ -1,48 +1,64 @@
-// Recordings of live calls: started by Record=true or a verb, filled with the speech heard in their window, transcribed.
-import type { SpeechSpan } from "../domain/recording.js";
+// Recordings of live calls: started by Record=true, a verb or the account API, paused and resumed, filled with
+// the speech heard in their window, transcribed.
+import type { Recording } from "../domain/recording.js";
 import type { CallRegistry, RecordingsPart } from "./call-registry.js";
-import type { CallRuntime } from "./call-runtime.js";
+import type { ActiveRecording, CallRuntime } from "./call-runtime.js";
+import { recordEvent } from "./events.js";
+import { type HeardSpan, recordedWindow } from "./recording-window.js";
 import { discardRecording, finishRecording, startRecording } from "./recordings.js";
 import { defaultSttProvider, recordVerbProvider, startTranscription } from "./transcriptions.js";
 
 export function createCallRecordings(reg: CallRegistry): RecordingsPart {
   const { services, note } = reg;
+  const { ctx } = services;
 
-  /** What each party said inside the window: channel 1 this leg, channel 2 the other leg (dual recordings). */
-  const spansFor = (
-    rt: CallRuntime,
-    startedAt: number,
-    endAt: number,
-    otherLegSid: string | null,
-  ): SpeechSpan[] => {
-    const spans: SpeechSpan[] = [];
+  /** What each party said while the recording ran: channel 1 this leg, channel 2 the other leg, as its track hears. */
+  const heardBy = (rt: CallRuntime, active: ActiveRecording): HeardSpan[] => {
+    const heard: HeardSpan[] = [];
     const add = (channel: number, utterances: CallRuntime["speech"]) => {
-      for (const u of utterances) {
-        if (u.end <= startedAt || u.start >= endAt) continue;
-        spans.push({
-          channel,
-          text: u.text,
-          start_ms: Math.max(0, u.start - startedAt),
-          end_ms: Math.min(endAt, u.end) - startedAt,
-        });
-      }
+      for (const u of utterances) heard.push({ channel, text: u.text, start: u.start, end: u.end });
     };
-    add(1, rt.speech);
-    const other = otherLegSid ? reg.runtime(otherLegSid) : undefined;
-    if (other) add(2, other.speech);
-    return spans.sort((a, b) => a.start_ms - b.start_ms || a.channel - b.channel);
+    if (active.track !== "outbound") add(1, rt.speech);
+    const other = active.otherLegSid ? reg.runtime(active.otherLegSid) : undefined;
+    if (other && active.track !== "inbound") add(2, other.speech);
+    return heard;
+  };
+
+  const activate = (rt: CallRuntime, recording: Recording, fields: Partial<ActiveRecording>) => {
+    rt.recordings.set(recording.sid, {
+      sid: recording.sid,
+      startedAt: recording.start_time,
+      channels: recording.channels as 1 | 2,
+      otherLegSid: null,
+      transcribe: null,
+      controllable: true,
+      track: recording.track,
+      trim: false,
+      pauses: [],
+      ...fields,
+    });
+  };
+
+  /** Stores a running recording's new status (paused or in-progress again), with its event. */
+  const setStatus = (sid: string, status: "paused" | "in-progress"): Recording => {
+    const current = ctx.store.recordings.get(sid);
+    if (!current) throw new Error(`no recording ${sid}`);
+    const changed = ctx.store.recordings.replace({ ...current, status, updated_at: ctx.clock.now() });
+    const type = status === "paused" ? "recording.paused" : "recording.resumed";
+    recordEvent(ctx, type, changed.account_sid, "recording", changed);
+    return changed;
   };
 
   const end: RecordingsPart["end"] = (rt, sid, endAt) => {
     const active = rt.recordings.get(sid);
-    if (!active) throw new Error(`recording ${sid} is not running`);
+    if (!active) {
+      const ended = ctx.store.recordings.get(sid);
+      if (ended) return ended;
+      throw new Error(`recording ${sid} is not running`);
+    }
     rt.recordings.delete(sid);
-    const recording = finishRecording(
-      services,
-      sid,
-      endAt,
-      spansFor(rt, active.startedAt, endAt, active.otherLegSid),
-    );
+    const window = recordedWindow(heardBy(rt, active), active.startedAt, endAt, active.pauses, active.trim);
+    const recording = finishRecording(services, sid, endAt, window.speech, window.lengthMs);
     const provider = defaultSttProvider(services, recording.account_sid);
     if (active.transcribe || provider) {
       startTranscription(services, reg.transcriptions, recording, {
@@ -64,13 +80,22 @@ export function createCallRecordings(reg: CallRegistry): RecordingsPart {
         statusCallbackMethod: call.recording_status_callback_method,
         statusCallbackEvents: call.recording_status_callback_events,
       });
-      rt.recordings.set(recording.sid, {
-        sid: recording.sid,
-        startedAt: recording.start_time,
-        channels: recording.channels as 1 | 2,
-        otherLegSid: null,
-        transcribe: null,
+      activate(rt, recording, {});
+    },
+    startFromApi(rt, start) {
+      const recording = startRecording(services, {
+        call: reg.getCall(rt.sid),
+        source: "StartCallRecordingAPI",
+        channels: start.channels,
+        track: start.track,
+        statusCallback: start.statusCallback,
+        statusCallbackMethod: start.statusCallbackMethod,
+        statusCallbackEvents: start.statusCallbackEvents,
       });
+      // A dual recording hears the leg this call is bridged with on its second channel.
+      activate(rt, recording, { otherLegSid: rt.bridgedWith, trim: start.trim });
+      note(rt, "recording.start", { sid: recording.sid, source: recording.source });
+      return recording;
     },
     start(rt, start) {
       const recording = startRecording(services, {
@@ -81,18 +106,35 @@ export function createCallRecordings(reg: CallRegistry): RecordingsPart {
         statusCallbackMethod: start.statusCallbackMethod,
         statusCallbackEvents: start.statusCallbackEvents,
       });
-      rt.recordings.set(recording.sid, {
-        sid: recording.sid,
-        startedAt: recording.start_time,
-        channels: start.channels,
+      activate(rt, recording, {
         otherLegSid: start.otherLegSid ?? null,
         transcribe: start.transcribe ?? null,
+        // A Record verb's recording is the verb's to end; Twilio pauses and stops the others.
+        controllable: start.source !== "RecordVerb",
       });
       note(rt, "recording.start", { sid: recording.sid, source: start.source });
       return { sid: recording.sid, startedAt: recording.start_time };
     },
+    pause(rt, sid, skip) {
+      const active = rt.recordings.get(sid);
+      if (!active) throw new Error(`recording ${sid} is not running`);
+      if (active.pauses.at(-1)?.to === null) return ctx.store.recordings.get(sid)!;
+      active.pauses.push({ from: reg.now(), to: null, skip });
+      note(rt, "recording.pause", { sid, behavior: skip ? "skip" : "silence" });
+      return setStatus(sid, "paused");
+    },
+    resume(rt, sid) {
+      const active = rt.recordings.get(sid);
+      if (!active) throw new Error(`recording ${sid} is not running`);
+      const open = active.pauses.at(-1);
+      if (!open || open.to !== null) return ctx.store.recordings.get(sid)!;
+      open.to = reg.now();
+      note(rt, "recording.resume", { sid });
+      return setStatus(sid, "in-progress");
+    },
     discard(rt, handle) {
-      rt.recordings.delete(handle.sid);
+      // A recording the account API stopped already is complete: it stays.
+      if (!rt.recordings.delete(handle.sid)) return;
       discardRecording(services, handle.sid);
     },
     end,

@@ -86,12 +86,31 @@ export interface RecordingsPart {
   startCallRecording(rt: CallRuntime, call: Call): void;
   /** Starts a recording a verb asked for (Record, Dial record=...). */
   start(rt: CallRuntime, start: RecordingStart): RecordingHandle;
-  /** Drops a recording that captured nothing (an empty Record). */
+  /** Starts a recording the account API asked for on a live call (Calls/{Sid}/Recordings). */
+  startFromApi(rt: CallRuntime, start: ApiRecordingStart): Recording;
+  /** Drops a recording that captured nothing (an empty Record, an unanswered Dial); one already stopped stays. */
   discard(rt: CallRuntime, handle: RecordingHandle): void;
-  /** Ends a running recording with the speech heard in its window, and starts its transcription. */
+  /** Pauses a running recording now (`skip`: the pause is left out of the audio instead of silent). */
+  pause(rt: CallRuntime, sid: string, skip: boolean): Recording;
+  /** Resumes a paused recording now. */
+  resume(rt: CallRuntime, sid: string): Recording;
+  /**
+   * Ends a running recording with the speech heard in its window, and starts its transcription. A recording
+   * already ended (stopped through the API while its verb ran) is returned as it is.
+   */
   end(rt: CallRuntime, sid: string, endAt: number): Recording;
   /** Completes a conference's recording with its speech. */
   finishConference(sid: string, endAt: number, speech: SpeechSpan[]): Recording;
+}
+
+/** What the account API's recording start takes (Twilio's CreateCallRecording parameters). */
+export interface ApiRecordingStart {
+  channels: 1 | 2;
+  track: "inbound" | "outbound" | "both";
+  trim: boolean;
+  statusCallback: string | null;
+  statusCallbackMethod: "GET" | "POST";
+  statusCallbackEvents: string[];
 }
 
 /** The parts of the engine, each in its own module, reaching each other through the registry. */

@@ -1,6 +1,7 @@
 // What the engine keeps about a live call outside the store: its program, waits, party script and observations.
 import type { HeardEntry, Wake, WakeKind } from "../markup/effects.js";
 import type { PartyBehaviour, PartyStep } from "./party-behaviour.js";
+import type { RecordingPause } from "./recording-window.js";
 import type { EventHandle } from "./scheduler.js";
 
 export interface TimelineEntry {
@@ -22,6 +23,12 @@ export interface ActiveRecording {
   channels: 1 | 2;
   otherLegSid: string | null;
   transcribe: { callback: string | null } | null;
+  /** Whether the account API may pause, resume and stop it (not a Record verb's). */
+  controllable: boolean;
+  /** Which side it hears: this leg's party (inbound), the other leg (outbound), or both. */
+  track: "inbound" | "outbound" | "both";
+  trim: boolean;
+  pauses: RecordingPause[];
 }
 
 export interface CallRuntime {

@@ -14,6 +14,7 @@ export interface NewRecording {
   statusCallback: string | null;
   statusCallbackMethod: "GET" | "POST";
   statusCallbackEvents: string[];
+  track?: Recording["track"];
 }
 
 /** The recording's address without extension, as Twilio's RecordingUrl (media: add .wav or .mp3). */
@@ -66,7 +67,7 @@ export function startRecording(services: EngineServices, input: NewRecording): R
     conference_sid: input.conferenceSid ?? null,
     source: input.source,
     channels: input.channels,
-    track: "both",
+    track: input.track ?? "both",
     status: "in-progress",
     start_time: now,
     duration: null,
@@ -85,22 +86,26 @@ export function startRecording(services: EngineServices, input: NewRecording): R
   return recording;
 }
 
-/** Completes a recording that ends at `endAt` holding `speech` (times relative to its start). */
+/**
+ * Completes a recording that ends at `endAt` holding `speech` (times relative to its start); `lengthMs` is
+ * the audio's length when pauses or trimming made it shorter than the time it ran.
+ */
 export function finishRecording(
   services: EngineServices,
   sid: string,
   endAt: number,
   speech: SpeechSpan[],
+  lengthMs?: number,
 ): Recording {
   const { ctx } = services;
   const current = ctx.store.recordings.get(sid);
   if (!current) throw new Error(`no recording ${sid}`);
-  const lengthMs = Math.max(0, endAt - current.start_time);
+  const length = lengthMs ?? Math.max(0, endAt - current.start_time);
   const completed = {
     ...current,
     status: "completed" as const,
-    duration: Math.max(1, Math.ceil(lengthMs / 1000)),
-    speech: speech.map((span) => ({ ...span, end_ms: Math.min(span.end_ms, lengthMs) })),
+    duration: Math.max(1, Math.ceil(length / 1000)),
+    speech: speech.map((span) => ({ ...span, end_ms: Math.min(span.end_ms, length) })),
     updated_at: ctx.clock.now(),
   };
   const recording = ctx.store.recordings.replace({ ...completed, price: billRecording(ctx, completed) });

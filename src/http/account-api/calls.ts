@@ -23,9 +23,10 @@ import { defineRoute } from "../route.js";
 import type { RouteServices } from "../services.js";
 import { accountBase, accountPath, apiVersion } from "./base.js";
 import { dateFilter, dateFilterQuery } from "./date-filters.js";
-import { formBoolean, formMethod, formUrl } from "./form-fields.js";
+import { formBoolean, formMethod, formUrl, repeated } from "./form-fields.js";
 import { listEnvelope, listSchema, pagingQuery, walkListPage } from "./paging.js";
 import { equals, queryFilters } from "./query-filters.js";
+import { recordingParams } from "./recording-params.js";
 
 const collection = `${accountBase}/Calls`;
 const instance = `${collection}/:CallSid`;
@@ -101,10 +102,6 @@ export function renderCall(call: Call): CallResource {
   };
 }
 
-/** A parameter that may be repeated (`StatusCallbackEvent=a&StatusCallbackEvent=b`): always an array. */
-export const repeated = <T extends z.ZodType>(item: T) =>
-  z.union([item.transform((value) => [value]), z.array(item)]).optional();
-
 export const seconds = () =>
   z.coerce.number({ error: "must be a whole number of seconds" }).int("must be a whole number of seconds");
 
@@ -162,16 +159,7 @@ const createParams = z.object({
     .max(86_400, "must be between 1 and 86400")
     .optional(),
   Record: formBoolean.optional(),
-  RecordingChannels: z.enum(["mono", "dual"], { error: "must be mono or dual" }).optional(),
-  RecordingStatusCallback: formUrl.optional(),
-  RecordingStatusCallbackMethod: formMethod.optional(),
-  RecordingStatusCallbackEvent: repeated(
-    z.enum(["in-progress", "completed", "absent"], { error: "must be in-progress, completed or absent" }),
-  ),
-  RecordingTrack: z
-    .enum(["inbound", "outbound", "both"], { error: "must be inbound, outbound or both" })
-    .optional(),
-  Trim: z.enum(["trim-silence", "do-not-trim"], { error: "must be trim-silence or do-not-trim" }).optional(),
+  ...recordingParams,
   MachineDetection: z
     .enum(["Enable", "DetectMessageEnd"], { error: "must be Enable or DetectMessageEnd" })
     .optional(),

@@ -18,9 +18,9 @@ import { noContent, twilioJson } from "../respond.js";
 import { defineRoute } from "../route.js";
 import type { RouteServices } from "../services.js";
 import { accountBase, accountPath, apiVersion } from "./base.js";
-import { repeated, seconds } from "./calls.js";
+import { seconds } from "./calls.js";
 import { dateFilter, dateFilterQuery } from "./date-filters.js";
-import { formBoolean, formE164, formMethod, formUrl } from "./form-fields.js";
+import { formBoolean, formE164, formMethod, formUrl, repeated } from "./form-fields.js";
 import { listEnvelope, listSchema, pagingQuery } from "./paging.js";
 import { equals, queryFilters } from "./query-filters.js";
 

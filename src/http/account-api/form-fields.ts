@@ -1,4 +1,4 @@
-// Form parameter schemas the account API shares: URLs, HTTP methods, booleans.
+// Form parameter schemas the account API shares: URLs, HTTP methods, booleans, repeated values.
 import { z } from "zod";
 import { e164Pattern } from "../../domain/fields.js";
 
@@ -27,3 +27,28 @@ export const formE164 = z.string().regex(e164Pattern, "must be an E.164 number s
 export const formBoolean = z
   .enum(["true", "false", "True", "False"], { error: "must be true or false" })
   .transform((value) => value.toLowerCase() === "true");
+
+/** A parameter that may be repeated (`StatusCallbackEvent=a&StatusCallbackEvent=b`): always an array. */
+export const repeated = <T extends z.ZodType>(item: T) =>
+  z.union([item.transform((value) => [value]), z.array(item)]).optional();
+
+/**
+ * Event names Twilio takes repeated (as its client sends them) or separated by spaces in one value (as its
+ * docs write them: `RecordingStatusCallbackEvent=in-progress completed`): always an array.
+ */
+export function formEventList<const V extends readonly [string, ...string[]]>(values: V) {
+  const name = values.join("|");
+  const one = z
+    .string()
+    .regex(
+      new RegExp(`^\\s*(?:${name})(?:\\s+(?:${name}))*\\s*$`),
+      `must be ${values.join(", ")} (repeated, or separated by spaces)`,
+    );
+  return z
+    .union([one, z.array(one)])
+    .transform(
+      (given) =>
+        (Array.isArray(given) ? given : [given]).flatMap((v) => v.trim().split(/\s+/)) as V[number][],
+    )
+    .optional();
+}

@@ -1,10 +1,12 @@
-// Recordings: list (per account and per call), fetch with the latest transcription's fields, media redirects, delete.
+// Recordings: list (per account and per call), fetch with the latest transcription's fields, media redirects, delete;
+// on a live call: start, pause, resume and stop.
 import { z } from "zod";
 import { errors } from "../../domain/errors.js";
 import { ownedBy } from "../../domain/found.js";
 import { type Recording, recordingSources, recordingStatuses } from "../../domain/recording.js";
 import type { Store } from "../../domain/store.js";
 import { transcriptionSegmentSchema } from "../../domain/transcription.js";
+import { currentRecording } from "../../engine/call-recording-control.js";
 import { deleteRecording } from "../../engine/recording-removal.js";
 import { mediaLocation } from "../admin-api/media.js";
 import { rfc2822 } from "../format.js";
@@ -16,6 +18,7 @@ import { accountBase, accountPath, apiVersion } from "./base.js";
 import { dateFilter, dateFilterQuery } from "./date-filters.js";
 import { listEnvelope, listSchema, pagingQuery } from "./paging.js";
 import { equals, queryFilters } from "./query-filters.js";
+import { recordingParams } from "./recording-params.js";
 
 const collection = `${accountBase}/Recordings`;
 const instance = `${collection}/:RecordingSid`;
@@ -116,6 +119,10 @@ function findRecording(services: RouteServices, params: Record<string, string>, 
   if (params.CallSid && recording.call_sid !== params.CallSid) throw errors.notFound(path);
   return recording;
 }
+
+/** The account's call the path names (404 otherwise). */
+const callOf = (services: RouteServices, params: Record<string, string>, path: string) =>
+  ownedBy(services.context.store.calls.get(params.CallSid!), params.AccountSid!, path);
 
 /** Twilio answers a media request with a redirect to the file; here the file lives under `/__sandbox/media`. */
 function mediaRedirect(
@@ -218,6 +225,61 @@ const deleteRoute = (path: string) =>
     },
   });
 
+const startParams = z.object(recordingParams);
+
+const updateParams = z.object({
+  Status: z.enum(["paused", "in-progress", "stopped"], { error: "must be paused, in-progress or stopped" }),
+  PauseBehavior: z.enum(["skip", "silence"], { error: "must be skip or silence" }).optional(),
+});
+
+/** A call's recording control: start on a live call, then pause, resume or stop (one resource throughout). */
+const controlRoutes = [
+  defineRoute({
+    method: "POST",
+    path: callCollection,
+    surface: "account",
+    summary:
+      "Start recording a call in progress (21220 for any other call): StartCallRecordingAPI, in-progress, with its status callbacks",
+    auth: { kind: "account", scope: "recordings_write" },
+    body: startParams,
+    status: 201,
+    response: recordingResource,
+    handle({ params, body, request, services }) {
+      const call = callOf(services, params, request.path);
+      const recording = services.calls.recordings.start(call.sid, {
+        channels: body.RecordingChannels === "dual" ? 2 : 1,
+        track: body.RecordingTrack ?? "both",
+        trim: body.Trim === "trim-silence",
+        statusCallback: body.RecordingStatusCallback ?? null,
+        statusCallbackMethod: body.RecordingStatusCallbackMethod ?? "POST",
+        // Twilio: "the default is completed".
+        statusCallbackEvents: body.RecordingStatusCallbackEvent ?? ["completed"],
+      });
+      return twilioJson(201, renderRecording(services.context.store, recording, originOf(request)));
+    },
+  }),
+  defineRoute({
+    method: "POST",
+    path: callInstance,
+    surface: "account",
+    summary: `Pause, resume or stop a recording of a live call (${currentRecording}: the one running now); stopping completes it`,
+    auth: { kind: "account", scope: "recordings_write" },
+    body: updateParams,
+    response: recordingResource,
+    handle({ params, body, request, services }) {
+      const call = callOf(services, params, request.path);
+      if (params.RecordingSid !== currentRecording) findRecording(services, params, request.path);
+      const recording = services.calls.recordings.update(call.sid, params.RecordingSid!, {
+        status: body.Status,
+        pauseBehavior: body.PauseBehavior,
+      });
+      const rendered = renderRecording(services.context.store, recording, originOf(request));
+      // Twilio answers a stop with `stopped`; here the recording is completed as it stops (no processing time).
+      return twilioJson(200, body.Status === "stopped" ? { ...rendered, status: "stopped" } : rendered);
+    },
+  }),
+];
+
 export const recordingRoutes = [
   defineRoute({
     method: "GET",
@@ -243,7 +305,7 @@ export const recordingRoutes = [
     response: listSchema("recordings", recordingResource),
     handle({ params, query, request, services }) {
       const accountSid = params.AccountSid!;
-      const call = ownedBy(services.context.store.calls.get(params.CallSid!), accountSid, request.path);
+      const call = callOf(services, params, request.path);
       const records = services.context.store.recordings.where("call", call.sid);
       return listRecordings(
         services,
@@ -263,4 +325,5 @@ export const recordingRoutes = [
   mediaRoutes(callInstance, "mp3"),
   fetchRoute(callInstance),
   deleteRoute(callInstance),
+  ...controlRoutes,
 ];
