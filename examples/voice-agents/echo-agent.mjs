@@ -1,6 +1,7 @@
 // An example media-stream agent: answers calls with <Connect><Stream>, plays the caller's words back, and marks each echo.
 import { createServer } from "node:http";
 import { WebSocketServer } from "ws";
+import { listen } from "./listen.mjs";
 
 /** 20 ms of mu-law silence, as the sandbox sends it between the caller's words. */
 const silence = Buffer.alloc(160, 0xff).toString("base64");
@@ -49,19 +50,7 @@ export async function startEchoAgent({ port = 0, host = "127.0.0.1" } = {}) {
       }
     });
   });
-  await new Promise((resolve) => server.listen(port, host, resolve));
-  const base = `http://${host}:${server.address().port}`;
-  return {
-    url: (path = "/voice") => `${base}${path}`,
-    events,
-    close: () =>
-      new Promise((resolve) => {
-        for (const client of sockets.clients) client.terminate();
-        sockets.close();
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return { ...(await listen(server, sockets, { port, host })), events };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

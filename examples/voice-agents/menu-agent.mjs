@@ -1,6 +1,7 @@
 // An example ConversationRelay agent: a spoken menu (say billing or support, or press 1 or 2) that hands the caller over.
 import { createServer } from "node:http";
 import { WebSocketServer } from "ws";
+import { listen } from "./listen.mjs";
 
 const departments = { billing: "billing", support: "support", 1: "billing", 2: "support" };
 const greeting = "Welcome to Acme. Say billing or support, or press 1 or 2.";
@@ -64,19 +65,7 @@ export async function startMenuAgent({ port = 0, host = "127.0.0.1" } = {}) {
       }
     });
   });
-  await new Promise((resolve) => server.listen(port, host, resolve));
-  const base = `http://${host}:${server.address().port}`;
-  return {
-    url: (path = "/voice") => `${base}${path}`,
-    transcript,
-    close: () =>
-      new Promise((resolve) => {
-        for (const client of sockets.clients) client.terminate();
-        sockets.close();
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return { ...(await listen(server, sockets, { port, host })), transcript };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
