@@ -99,6 +99,9 @@ export const callSchema = z.object({
   recording_status_callback: z.string().nullable(),
   recording_status_callback_method: httpMethod,
   recording_status_callback_events: z.array(z.string()),
+  /** Record=true's RecordingTrack and Trim (trim-silence is true); defaults for states saved before them. */
+  recording_track: z.enum(["inbound", "outbound", "both"]).default("both"),
+  recording_trim: z.boolean().default(false),
   send_digits: z.string().nullable(),
   /** MachineDetection (Enable or DetectMessageEnd); null when the call detects nothing. */
   machine_detection: z.string().nullable(),

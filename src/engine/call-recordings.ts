@@ -79,8 +79,9 @@ export function createCallRecordings(reg: CallRegistry): RecordingsPart {
         statusCallback: call.recording_status_callback,
         statusCallbackMethod: call.recording_status_callback_method,
         statusCallbackEvents: call.recording_status_callback_events,
+        track: call.recording_track,
       });
-      activate(rt, recording, {});
+      activate(rt, recording, { trim: call.recording_trim });
     },
     startFromApi(rt, start) {
       const recording = startRecording(services, {

@@ -26,6 +26,8 @@ export interface NewCall {
   recordingStatusCallback?: string | null;
   recordingStatusCallbackMethod?: "GET" | "POST";
   recordingStatusCallbackEvents?: string[];
+  recordingTrack?: "inbound" | "outbound" | "both";
+  recordingTrim?: boolean;
   sendDigits?: string | null;
   machineDetection?: string | null;
   machineDetectionOptions?: MachineDetectionOptions | null;
@@ -77,6 +79,8 @@ export function callRecord(input: NewCall, sid: string, now: number): Call {
     recording_status_callback: input.recordingStatusCallback ?? null,
     recording_status_callback_method: input.recordingStatusCallbackMethod ?? "POST",
     recording_status_callback_events: input.recordingStatusCallbackEvents ?? ["completed"],
+    recording_track: input.recordingTrack ?? "both",
+    recording_trim: input.recordingTrim ?? false,
     send_digits: input.sendDigits ?? null,
     machine_detection: input.machineDetection ?? null,
     machine_detection_options: input.machineDetection ? (input.machineDetectionOptions ?? null) : null,

@@ -22,7 +22,9 @@ describe.each(doorNames)("call recording control via %s", (door) => {
    * An outbound call that waits on a long Pause, answered 3 s after it is placed; the callee says "hello there"
    * at 7-9 s, "my card number is four two" at 13-16 s and "thank you" at 20-22 s. The clock stands at 5 s.
    */
-  const liveCall = async (extra: { record?: boolean } = {}) => {
+  const liveCall = async (
+    extra: { record?: boolean; trim?: "trim-silence"; recordingTrack?: "inbound" | "outbound" } = {},
+  ) => {
     const callbacks: Record<string, string>[] = [];
     ctx.sandbox.webhooks.register(voiceUrl, () => '<Response><Pause length="120"/></Response>');
     ctx.sandbox.webhooks.register(statusUrl, ({ params }) => {
@@ -44,6 +46,8 @@ describe.each(doorNames)("call recording control via %s", (door) => {
       ...(extra.record
         ? { record: true, recordingStatusCallback: statusUrl, recordingStatusCallbackEvent: ["completed"] }
         : {}),
+      ...(extra.trim ? { trim: extra.trim } : {}),
+      ...(extra.recordingTrack ? { recordingTrack: extra.recordingTrack } : {}),
     });
     await advance(5_000);
     expect((await client.calls(call.sid).fetch()).status).toBe("in-progress");
@@ -152,6 +156,20 @@ describe.each(doorNames)("call recording control via %s", (door) => {
     expect(callbacks.map((c) => [c.RecordingSid, c.RecordingStatus, c.RecordingDuration])).toEqual([
       [recording!.sid, "completed", "22"],
     ]);
+  });
+
+  it("applies Trim and RecordingTrack given with Record=true on a call's create", async () => {
+    const { client, call } = await liveCall({
+      record: true,
+      trim: "trim-silence",
+      recordingTrack: "inbound",
+    });
+    await advance(20_000); // 25 s
+    await client.calls(call.sid).update({ status: "completed" });
+    await advance(0);
+    const [recording] = await client.calls(call.sid).recordings.list();
+    // Answered at 3 s and ended at 25 s, but speech runs from 7 s to 22 s: 15 s once trimmed.
+    expect(recording).toMatchObject({ status: "completed", track: "inbound", duration: "15" });
   });
 
   it("stops a <Dial record> recording mid-bridge: the Dial reports that recording, and an unanswered Dial keeps a stopped one", async () => {

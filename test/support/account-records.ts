@@ -36,6 +36,8 @@ export function insertCall(sandbox: Sandbox, changes: Partial<Call> = {}): Call 
     recording_status_callback: null,
     recording_status_callback_method: "POST",
     recording_status_callback_events: ["completed"],
+    recording_track: "both",
+    recording_trim: false,
     send_digits: null,
     machine_detection: null,
     machine_detection_options: null,

@@ -209,6 +209,8 @@ const callInput = (
   recordingStatusCallback: body.RecordingStatusCallback ?? null,
   recordingStatusCallbackMethod: body.RecordingStatusCallbackMethod,
   recordingStatusCallbackEvents: body.RecordingStatusCallbackEvent,
+  recordingTrack: body.RecordingTrack,
+  recordingTrim: body.Trim === "trim-silence",
   sendDigits: body.SendDigits ?? null,
   machineDetection: body.MachineDetection ?? null,
   machineDetectionOptions: machineDetectionOptions(body),
