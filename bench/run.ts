@@ -5,6 +5,7 @@ import { benchScale, type ScaleResult } from "./scale.js";
 import { benchScenarios, type ScenarioBenchResult } from "./scenarios.js";
 import { benchServer } from "./server-vs-bare.js";
 import { benchSoak } from "./soak.js";
+import { benchStartup, type StartupResult } from "./startup.js";
 import { benchStreams, type StreamsBenchResult } from "./streams.js";
 import { benchSustainedPost, type SustainedResult } from "./sustained-post.js";
 import { benchWebhooks } from "./webhook-delivery.js";
@@ -31,6 +32,14 @@ for (const bench of [benchServer, runMswBenchmark, benchWebhooks]) {
 let sustained: SustainedResult | undefined;
 try {
   sustained = await benchSustainedPost();
+} catch (error) {
+  crashed = true;
+  console.error(`benchmark failed: ${error instanceof Error ? error.message : String(error)}\n`);
+}
+
+let startup: StartupResult | undefined;
+try {
+  startup = await benchStartup();
 } catch (error) {
   crashed = true;
   console.error(`benchmark failed: ${error instanceof Error ? error.message : String(error)}\n`);
@@ -73,6 +82,10 @@ if (scenarios)
 if (sustained)
   console.log(
     `  ${sustained.name.padEnd(26)} ours ${fmt(sustained.ours).padStart(8)} req/s  baseline ${fmt(sustained.baseline).padStart(8)} req/s  ratio ${sustained.ratio.toFixed(2)} (>= ${sustained.target}) ${verdict(sustained.ratio, sustained.target)}; last/first 10 s ${sustained.drift.toFixed(2)}`,
+  );
+if (startup)
+  console.log(
+    `  ${startup.name.padEnd(26)} library ${startup.libraryMs.toFixed(0)} ms vs msw/node ${startup.mswMs.toFixed(0)} ms (ratio ${startup.libraryRatio.toFixed(2)}); serve ${startup.coldStartMs.toFixed(0)} ms vs bare ${startup.bareStartMs.toFixed(0)} ms (ratio ${startup.coldRatio.toFixed(2)}, target <= 2)`,
   );
 if (scale) {
   const largest = scale.sizes[scale.sizes.length - 1]!;
