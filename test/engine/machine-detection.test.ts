@@ -237,6 +237,52 @@ describe.each(doorNames)("answering machine detection via %s", (door) => {
     expect(ctx.sandbox.store.calls.where("parent", call.sid)).toHaveLength(0);
   });
 
+  it("a conference participant joins at once; its result goes to AmdStatusCallback", async () => {
+    ctx.sandbox.calls.setParty(customer, {
+      kind: "machine",
+      greeting: "4s",
+      beep: false,
+      hangupAfter: "30s",
+    });
+    const added = await ctx
+      .twilioClient()
+      .conferences("Standup")
+      .participants.create({
+        from: fixtures.acme.mainNumber,
+        to: customer,
+        machineDetection: "DetectMessageEnd",
+        amdStatusCallback: `${app}/amd`,
+      });
+    await run();
+    const [result] = to("/amd");
+    expect(result!.params).toEqual({
+      AccountSid: fixtures.acme.sid,
+      AnsweredBy: "machine_end_silence",
+      CallSid: added.callSid,
+      MachineDetectionDuration: "5200",
+    });
+    expect(signed(result!)).toBe(true);
+    expect((await ctx.twilioClient().calls(added.callSid).fetch()).answeredBy).toBe("machine_end_silence");
+    const timeline = ctx.sandbox.calls.timeline(added.callSid);
+    const joinedAt = timeline.find((e) => e.kind.startsWith("conference."))!.at;
+    expect(joinedAt).toBeLessThan(timeline.find((e) => e.kind === "amd.result")!.at);
+  });
+
+  it("a participant's bad MachineDetectionSpeechThreshold is refused with 21234", async () => {
+    const error = await ctx
+      .twilioClient()
+      .conferences("Standup")
+      .participants.create({
+        from: fixtures.acme.mainNumber,
+        to: customer,
+        machineDetection: "Enable",
+        machineDetectionSpeechThreshold: 7000,
+      })
+      .catch((e: { status: number; code: number }) => e);
+    expect(error).toMatchObject({ status: 400, code: 21234 });
+    expect(ctx.sandbox.store.calls.size).toBe(0);
+  });
+
   it("SendDigits wins over MachineDetection, and a call without it has no answeredBy", async () => {
     const withDigits = await place({ machineDetection: "Enable", sendDigits: "1234" });
     const plain = await place({});

@@ -5,7 +5,6 @@ import {
   callStatusEvents,
   callStatuses,
   clientAddressPattern,
-  type MachineDetectionOptions,
   sipAddressPattern,
 } from "../../domain/call.js";
 import { e164Pattern } from "../../domain/fields.js";
@@ -14,7 +13,6 @@ import { formatNumber } from "../../domain/phone-number.js";
 import { applicationCallHandlers } from "../../engine/applications.js";
 import type { NewCall } from "../../engine/calls.js";
 import type { EngineContext } from "../../engine/context.js";
-import { defaultMachineDetection } from "../../engine/machine-detection.js";
 import { placeCall } from "../../engine/place-call.js";
 import { placeTestCall } from "../../engine/test-credentials.js";
 import { rfc2822, rfc2822OrNull } from "../format.js";
@@ -24,6 +22,11 @@ import type { RouteServices } from "../services.js";
 import { accountBase, accountPath, apiVersion } from "./base.js";
 import { dateFilter, dateFilterQuery } from "./date-filters.js";
 import { formBoolean, formMethod, formUrl, repeated } from "./form-fields.js";
+import {
+  machineDetectionErrorCodes,
+  machineDetectionOptions,
+  machineDetectionParams,
+} from "./machine-detection-params.js";
 import { listEnvelope, listSchema, pagingQuery, walkListPage } from "./paging.js";
 import { equals, queryFilters } from "./query-filters.js";
 import { recordingParams } from "./recording-params.js";
@@ -121,13 +124,6 @@ const callee = z
     "must be an E.164 number such as +14155550100, client: and an identity, or sip:user@host",
   );
 
-const wholeBetween = (min: number, max: number) =>
-  z.coerce
-    .number({ error: `must be a whole number between ${min} and ${max}` })
-    .int(`must be a whole number between ${min} and ${max}`)
-    .min(min, `must be a whole number between ${min} and ${max}`)
-    .max(max, `must be a whole number between ${min} and ${max}`);
-
 const createParams = z.object({
   To: callee,
   From: callParty,
@@ -160,14 +156,7 @@ const createParams = z.object({
     .optional(),
   Record: formBoolean.optional(),
   ...recordingParams,
-  MachineDetection: z
-    .enum(["Enable", "DetectMessageEnd"], { error: "must be Enable or DetectMessageEnd" })
-    .optional(),
-  // The ranges Twilio documents for its tuning parameters (error 21234 outside them).
-  MachineDetectionTimeout: wholeBetween(3, 59).optional(),
-  MachineDetectionSpeechThreshold: wholeBetween(1000, 6000).optional(),
-  MachineDetectionSpeechEndThreshold: wholeBetween(500, 5000).optional(),
-  MachineDetectionSilenceTimeout: wholeBetween(2000, 10_000).optional(),
+  ...machineDetectionParams,
   AsyncAmd: formBoolean.optional(),
   AsyncAmdStatusCallback: formUrl.optional(),
   AsyncAmdStatusCallbackMethod: formMethod.optional(),
@@ -213,23 +202,12 @@ const callInput = (
   recordingTrim: body.Trim === "trim-silence",
   sendDigits: body.SendDigits ?? null,
   machineDetection: body.MachineDetection ?? null,
-  machineDetectionOptions: machineDetectionOptions(body),
+  machineDetectionOptions: machineDetectionOptions(body, {
+    async: body.AsyncAmd ?? false,
+    callback: body.AsyncAmdStatusCallback,
+    method: body.AsyncAmdStatusCallbackMethod,
+  }),
 });
-
-/** AMD settings with Twilio's defaults filled in; null when the call asks for no detection. */
-const machineDetectionOptions = (body: z.output<typeof createParams>): MachineDetectionOptions | null =>
-  body.MachineDetection
-    ? {
-        timeout: body.MachineDetectionTimeout ?? defaultMachineDetection.timeout,
-        speech_threshold: body.MachineDetectionSpeechThreshold ?? defaultMachineDetection.speech_threshold,
-        speech_end_threshold:
-          body.MachineDetectionSpeechEndThreshold ?? defaultMachineDetection.speech_end_threshold,
-        silence_timeout: body.MachineDetectionSilenceTimeout ?? defaultMachineDetection.silence_timeout,
-        async: body.AsyncAmd ?? false,
-        async_callback: body.AsyncAmdStatusCallback || null,
-        async_callback_method: body.AsyncAmdStatusCallbackMethod ?? "POST",
-      }
-    : null;
 
 const updateParams = z.object({
   Status: z.enum(["canceled", "completed"], { error: "must be canceled or completed" }).optional(),
@@ -274,11 +252,7 @@ const callErrorCodes = {
   From: 21212,
   Url: 21205,
   ApplicationSid: 21218,
-  MachineDetection: 21234,
-  MachineDetectionTimeout: 21234,
-  MachineDetectionSpeechThreshold: 21234,
-  MachineDetectionSpeechEndThreshold: 21234,
-  MachineDetectionSilenceTimeout: 21234,
+  ...machineDetectionErrorCodes,
 };
 
 const findCall = (services: RouteServices, params: Record<string, string>, path: string) =>

@@ -21,6 +21,11 @@ import { accountBase, accountPath, apiVersion } from "./base.js";
 import { seconds } from "./calls.js";
 import { dateFilter, dateFilterQuery } from "./date-filters.js";
 import { formBoolean, formE164, formMethod, formUrl, repeated } from "./form-fields.js";
+import {
+  machineDetectionErrorCodes,
+  machineDetectionOptions,
+  machineDetectionParams,
+} from "./machine-detection-params.js";
 import { listEnvelope, listSchema, pagingQuery } from "./paging.js";
 import { equals, queryFilters } from "./query-filters.js";
 
@@ -244,6 +249,9 @@ const participantCreate = z.object({
   ConferenceStatusCallbackEvent: repeated(conferenceCallbackEvent),
   ConferenceRecordingStatusCallback: formUrl.optional(),
   ConferenceRecordingStatusCallbackMethod: formMethod.optional(),
+  ...machineDetectionParams,
+  AmdStatusCallback: formUrl.optional(),
+  AmdStatusCallbackMethod: formMethod.optional(),
   Coaching: notEmulated("coaching"),
   CallSidToCoach: notEmulated("coaching"),
 });
@@ -378,7 +386,14 @@ export const conferenceRoutes = [
       "Add a participant: a call from From to To that joins the conference (by sid, or by name: created if none runs) once answered",
     auth: { kind: "account", scope: "phone_calls_write" },
     body: participantCreate,
-    errorCodes: { To: 21211, From: 21212, StatusCallback: 21609, ConferenceStatusCallback: 21609 },
+    errorCodes: {
+      To: 21211,
+      From: 21212,
+      StatusCallback: 21609,
+      ConferenceStatusCallback: 21609,
+      AmdStatusCallback: 21609,
+      ...machineDetectionErrorCodes,
+    },
     missingCodes: { To: 21201, From: 21213 },
     status: 201,
     response: participantResource,
@@ -411,6 +426,13 @@ export const conferenceRoutes = [
           timeout: body.Timeout,
           timeLimit: body.TimeLimit,
           record: body.Record,
+          // The participant joins as it answers; detection listens meanwhile and reports to AmdStatusCallback.
+          machineDetection: body.MachineDetection ?? null,
+          machineDetectionOptions: machineDetectionOptions(body, {
+            async: true,
+            callback: body.AmdStatusCallback,
+            method: body.AmdStatusCallbackMethod,
+          }),
         });
         const room = services.calls.conferences.open(accountSid, {
           name: named,
