@@ -148,21 +148,13 @@ export const errors = {
       title: "Conflict",
       message: `Cannot delete queue ${sid}: ${waiting} caller(s) still wait in it. Dequeue them (POST to Members/Front with a Url) or wait until it is empty.`,
     }),
-  /** Twilio 21220: redirecting needs a call that is still live. */
-  callNotLive: (sid: string, status: string) =>
+  /** Twilio 21220 (invalid call state): `what` needs a call in progress (a redirect by default). */
+  callNotLive: (sid: string, status: string, what = "only a live call can be redirected with Url or Twiml") =>
     new SandboxError({
       status: 400,
       code: codes.callNotLive,
       title: "Invalid call state",
-      message: `Call ${sid} is not in progress (status ${status}): only a live call can be redirected with Url or Twiml.`,
-    }),
-  /** Twilio 21220 (invalid call state): a media stream starts only on a call in progress. */
-  streamNeedsLiveCall: (sid: string, status: string) =>
-    new SandboxError({
-      status: 400,
-      code: codes.callNotLive,
-      title: "Invalid call state",
-      message: `Call ${sid} is not in progress (status ${status}): a stream can be started only on a live call.`,
+      message: `Call ${sid} is not in progress (status ${status}): ${what}.`,
     }),
   /** Twilio allows four unidirectional streams on a call at once. */
   tooManyStreams: (sid: string, limit: number) =>
@@ -171,14 +163,6 @@ export const errors = {
       code: codes.badRequest,
       title: "Too many streams",
       message: `Call ${sid} already has ${limit} streams running, the most a call may have: stop one first (POST .../Streams/{Sid}.json with Status=stopped).`,
-    }),
-  /** Twilio 21220: recording can start only on a call in progress. */
-  callNotRecordable: (sid: string, status: string) =>
-    new SandboxError({
-      status: 400,
-      code: codes.callNotLive,
-      title: "Invalid call state",
-      message: `Call ${sid} is not in progress (status ${status}): a recording can be started only on an answered call that has not ended.`,
     }),
   /** Twilio 21220 as for calls: only a running or paused recording of a live call can be paused, resumed or stopped. */
   recordingNotLive: (sid: string, why: string) =>

@@ -31,7 +31,11 @@ export function createCallRecordingControl(reg: CallRegistry): CallRecordingCont
     const call = reg.getCall(callSid);
     const rt = reg.runtime(callSid);
     if (call.status !== "in-progress" || !rt || rt.finishing)
-      throw errors.callNotRecordable(callSid, call.status);
+      throw errors.callNotLive(
+        callSid,
+        call.status,
+        "a recording can be started only on an answered call that has not ended",
+      );
     return rt;
   };
 

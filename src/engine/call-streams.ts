@@ -224,7 +224,11 @@ export function createStreams(reg: CallRegistry): StreamsPart {
       const rt = reg.runtime(callSid);
       const call = ctx.store.calls.get(callSid);
       if (!rt || !call || call.status !== "in-progress" || rt.finishing) {
-        throw errors.streamNeedsLiveCall(callSid, call?.status ?? "unknown");
+        throw errors.callNotLive(
+          callSid,
+          call?.status ?? "unknown",
+          "a stream can be started only on a live call",
+        );
       }
       const control = open(rt, spec);
       if (!control) throw errors.tooManyStreams(callSid, maxStreamsPerCall);
