@@ -8,7 +8,6 @@ import {
   sipAddressPattern,
 } from "../../domain/call.js";
 import { e164Pattern } from "../../domain/fields.js";
-import { ownedBy } from "../../domain/found.js";
 import { formatNumber } from "../../domain/phone-number.js";
 import { applicationCallHandlers } from "../../engine/applications.js";
 import type { NewCall } from "../../engine/calls.js";
@@ -18,16 +17,16 @@ import { placeTestCall } from "../../engine/test-credentials.js";
 import { rfc2822, rfc2822OrNull } from "../format.js";
 import { noContent, twilioJson } from "../respond.js";
 import { defineRoute } from "../route.js";
-import type { RouteServices } from "../services.js";
 import { accountBase, accountPath, apiVersion } from "./base.js";
 import { dateFilter, dateFilterQuery } from "./date-filters.js";
-import { formBoolean, formMethod, formUrl, repeated } from "./form-fields.js";
+import { formBoolean, formMethod, formUrl, repeated, seconds } from "./form-fields.js";
 import {
   machineDetectionErrorCodes,
   machineDetectionOptions,
   machineDetectionParams,
 } from "./machine-detection-params.js";
 import { listEnvelope, listSchema, pagingQuery, walkListPage } from "./paging.js";
+import { callInPath } from "./path-call.js";
 import { equals, queryFilters } from "./query-filters.js";
 import { recordingParams } from "./recording-params.js";
 
@@ -104,9 +103,6 @@ export function renderCall(call: Call): CallResource {
     ),
   };
 }
-
-export const seconds = () =>
-  z.coerce.number({ error: "must be a whole number of seconds" }).int("must be a whole number of seconds");
 
 /** A number, or a Voice SDK client (`client:alice`). */
 const callParty = z
@@ -255,9 +251,6 @@ const callErrorCodes = {
   ...machineDetectionErrorCodes,
 };
 
-const findCall = (services: RouteServices, params: Record<string, string>, path: string) =>
-  ownedBy(services.context.store.calls.get(params.CallSid!), params.AccountSid!, path);
-
 export const callRoutes = [
   defineRoute({
     method: "POST",
@@ -339,7 +332,7 @@ export const callRoutes = [
     auth: { kind: "account", scope: "phone_calls_read" },
     response: callResource,
     handle({ params, request, services }) {
-      return twilioJson(200, renderCall(findCall(services, params, request.path)));
+      return twilioJson(200, renderCall(callInPath(services, params, request.path)));
     },
   }),
   defineRoute({
@@ -352,7 +345,7 @@ export const callRoutes = [
     errorCodes: { Url: 21205 },
     response: callResource,
     handle({ params, body, request, services }) {
-      const call = services.calls.update(findCall(services, params, request.path), {
+      const call = services.calls.update(callInPath(services, params, request.path), {
         status: body.Status,
         url: body.Url,
         method: body.Method,
@@ -374,7 +367,7 @@ export const callRoutes = [
     auth: { kind: "account", scope: "phone_calls_write" },
     status: 204,
     handle({ params, request, services }) {
-      services.calls.remove(findCall(services, params, request.path));
+      services.calls.remove(callInPath(services, params, request.path));
       return noContent();
     },
   }),

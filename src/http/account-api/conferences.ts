@@ -18,9 +18,8 @@ import { noContent, twilioJson } from "../respond.js";
 import { defineRoute } from "../route.js";
 import type { RouteServices } from "../services.js";
 import { accountBase, accountPath, apiVersion } from "./base.js";
-import { seconds } from "./calls.js";
 import { dateFilter, dateFilterQuery } from "./date-filters.js";
-import { formBoolean, formE164, formMethod, formUrl, repeated } from "./form-fields.js";
+import { formBoolean, formE164, formMethod, formUrl, repeated, seconds } from "./form-fields.js";
 import {
   machineDetectionErrorCodes,
   machineDetectionOptions,

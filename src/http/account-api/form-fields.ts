@@ -28,6 +28,10 @@ export const formBoolean = z
   .enum(["true", "false", "True", "False"], { error: "must be true or false" })
   .transform((value) => value.toLowerCase() === "true");
 
+/** A whole number of seconds (Timeout, TimeLimit, ...), as a form sends it. */
+export const seconds = () =>
+  z.coerce.number({ error: "must be a whole number of seconds" }).int("must be a whole number of seconds");
+
 /** A parameter that may be repeated (`StatusCallbackEvent=a&StatusCallbackEvent=b`): always an array. */
 export const repeated = <T extends z.ZodType>(item: T) =>
   z.union([item.transform((value) => [value]), z.array(item)]).optional();

@@ -1,5 +1,6 @@
 // Recordings: list (per account and per call), fetch with the latest transcription's fields, media redirects, delete;
 // on a live call: start, pause, resume and stop.
+
 import { z } from "zod";
 import { errors } from "../../domain/errors.js";
 import { ownedBy } from "../../domain/found.js";
@@ -17,6 +18,7 @@ import type { SandboxRequest, SandboxResponse } from "../types.js";
 import { accountBase, accountPath, apiVersion } from "./base.js";
 import { dateFilter, dateFilterQuery } from "./date-filters.js";
 import { listEnvelope, listSchema, pagingQuery } from "./paging.js";
+import { callInPath } from "./path-call.js";
 import { equals, queryFilters } from "./query-filters.js";
 import { recordingParams } from "./recording-params.js";
 
@@ -119,10 +121,6 @@ function findRecording(services: RouteServices, params: Record<string, string>, 
   if (params.CallSid && recording.call_sid !== params.CallSid) throw errors.notFound(path);
   return recording;
 }
-
-/** The account's call the path names (404 otherwise). */
-const callOf = (services: RouteServices, params: Record<string, string>, path: string) =>
-  ownedBy(services.context.store.calls.get(params.CallSid!), params.AccountSid!, path);
 
 /** Twilio answers a media request with a redirect to the file; here the file lives under `/__sandbox/media`. */
 function mediaRedirect(
@@ -245,7 +243,7 @@ const controlRoutes = [
     status: 201,
     response: recordingResource,
     handle({ params, body, request, services }) {
-      const call = callOf(services, params, request.path);
+      const call = callInPath(services, params, request.path);
       const recording = services.calls.recordings.start(call.sid, {
         channels: body.RecordingChannels === "dual" ? 2 : 1,
         track: body.RecordingTrack ?? "both",
@@ -267,7 +265,7 @@ const controlRoutes = [
     body: updateParams,
     response: recordingResource,
     handle({ params, body, request, services }) {
-      const call = callOf(services, params, request.path);
+      const call = callInPath(services, params, request.path);
       if (params.RecordingSid !== currentRecording) findRecording(services, params, request.path);
       const recording = services.calls.recordings.update(call.sid, params.RecordingSid!, {
         status: body.Status,
@@ -305,7 +303,7 @@ export const recordingRoutes = [
     response: listSchema("recordings", recordingResource),
     handle({ params, query, request, services }) {
       const accountSid = params.AccountSid!;
-      const call = callOf(services, params, request.path);
+      const call = callInPath(services, params, request.path);
       const records = services.context.store.recordings.where("call", call.sid);
       return listRecordings(
         services,

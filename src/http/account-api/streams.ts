@@ -1,7 +1,7 @@
 // Streams subresource of a call: start a unidirectional media stream on a live call, and stop one by sid or name.
+
 import { z } from "zod";
 import { errors } from "../../domain/errors.js";
-import { ownedBy } from "../../domain/found.js";
 import type { StreamRecord } from "../../engine/call-streams.js";
 import { socketUrl } from "../../engine/media-streams/stream-session.js";
 import type { StreamSpec } from "../../markup/effects.js";
@@ -10,6 +10,7 @@ import { twilioJson } from "../respond.js";
 import { defineRoute } from "../route.js";
 import { accountBase, accountPath } from "./base.js";
 import { formMethod, formUrl } from "./form-fields.js";
+import { callInPath } from "./path-call.js";
 
 const collection = `${accountBase}/Calls/:CallSid/Streams`;
 const instance = `${collection}/:Sid`;
@@ -81,11 +82,7 @@ export const streamRoutes = [
     errorCodes: { Url: 21205 },
     response: streamResource,
     handle({ params, body, request, services }) {
-      const call = ownedBy(
-        services.context.store.calls.get(params.CallSid!),
-        params.AccountSid!,
-        request.path,
-      );
+      const call = callInPath(services, params, request.path);
       const spec: StreamSpec = {
         url: socketUrl(body.Url, null)!.toString(),
         name: body.Name ?? null,
@@ -107,11 +104,7 @@ export const streamRoutes = [
     body: z.object({ Status: z.literal("stopped", { error: "must be stopped" }) }),
     response: streamResource,
     handle({ params, request, services }) {
-      const call = ownedBy(
-        services.context.store.calls.get(params.CallSid!),
-        params.AccountSid!,
-        request.path,
-      );
+      const call = callInPath(services, params, request.path);
       const stopped = services.calls.streams.stop(call.sid, params.Sid!);
       if (!stopped) throw errors.notFound(request.path);
       return twilioJson(200, renderStream(stopped));
