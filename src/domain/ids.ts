@@ -35,33 +35,36 @@ function hashString(text: string): number {
 
 const rotl = (x: number, k: number) => ((x << k) | (x >>> (32 - k))) >>> 0;
 
+/** Two hex digits per byte value: a lookup instead of `toString(16)` and `padStart` on every minted id. */
+const byteHex = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
+
+/** A 32-bit word as 8 lowercase hex digits. */
+const hex8 = (word: number) =>
+  byteHex[word >>> 24]! + byteHex[(word >>> 16) & 255]! + byteHex[(word >>> 8) & 255]! + byteHex[word & 255]!;
+
 export function createIdGenerator(seed: number | string = 1): IdGenerator {
-  let s = seedWords(seed);
+  // The four state words live in locals, not an array rebuilt per word: minting is on every write's path.
+  let [s0, s1, s2, s3] = seedWords(seed);
   // xoshiro128**: small, fast and well distributed; never Math.random or crypto, so runs repeat.
   const nextWord = (): number => {
-    const result = Math.imul(rotl(Math.imul(s[1], 5) >>> 0, 7), 9) >>> 0;
-    const t = (s[1] << 9) >>> 0;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = rotl(s[3], 11);
-    s = [s[0] >>> 0, s[1] >>> 0, s[2] >>> 0, s[3] >>> 0];
+    const result = Math.imul(rotl(Math.imul(s1, 5) >>> 0, 7), 9) >>> 0;
+    const t = (s1 << 9) >>> 0;
+    s2 = (s2 ^ s0) >>> 0;
+    s3 = (s3 ^ s1) >>> 0;
+    s1 = (s1 ^ s2) >>> 0;
+    s0 = (s0 ^ s3) >>> 0;
+    s2 = (s2 ^ t) >>> 0;
+    s3 = rotl(s3, 11);
     return result;
   };
-  const hex32 = () => {
-    let out = "";
-    for (let i = 0; i < 4; i++) out += nextWord().toString(16).padStart(8, "0");
-    return out;
-  };
+  const hex32 = () => hex8(nextWord()) + hex8(nextWord()) + hex8(nextWord()) + hex8(nextWord());
   return {
     mint: (prefix) => prefix + hex32(),
     secret: hex32,
     random: () => nextWord() / 4294967296,
-    state: () => [...s] as IdGeneratorState,
+    state: () => [s0, s1, s2, s3],
     setState: (state) => {
-      s = [...state] as IdGeneratorState;
+      [s0, s1, s2, s3] = state;
     },
   };
 }

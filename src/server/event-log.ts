@@ -3,6 +3,8 @@ import type { Store } from "../domain/store.js";
 
 export interface EventLogger {
   info(fields: Record<string, unknown>, message: string): void;
+  /** pino's level check; without it every line is built and handed to `info`. */
+  isLevelEnabled?(level: string): boolean;
 }
 
 /** How many records' last status are remembered to tell a status change from another update; the oldest go first. */
@@ -30,6 +32,9 @@ export function logStatusChanges(store: Store, logger: EventLogger): () => void 
     return true;
   };
   return store.subscribe((batch) => {
+    // Below info (the benchmarks' and many CI runs' warn) the lines would be built and thrown away on
+    // every write; asked per batch, so a level changed at run time takes effect at once.
+    if (logger.isLevelEnabled?.("info") === false) return;
     for (const change of batch) {
       if (change.op !== "put") continue;
       const row = change.row as Watched;
