@@ -133,7 +133,11 @@ export const tableDefinitions = {
     name: "recordings",
     owner: { kind: "account", index: "account" },
     id: (r: Recording) => r.sid,
-    indexes: { account: (r: Recording) => r.account_sid, call: (r: Recording) => r.call_sid },
+    indexes: {
+      account: (r: Recording) => r.account_sid,
+      call: (r: Recording) => r.call_sid,
+      conference: (r: Recording) => r.conference_sid,
+    },
   },
   transcriptions: {
     name: "transcriptions",

@@ -1,5 +1,11 @@
 // Lists walk sorted indexes page by page: following the links of either surface gives exactly what filtering every record gives, and events beyond the retention bound go oldest first.
 import { describe, expect, it } from "vitest";
+import {
+  insertCall,
+  insertConference,
+  insertRecording,
+  insertTranscription,
+} from "../support/account-records.js";
 import { doorNames, useDoor } from "../support/doors.js";
 import { acmeAuth, carrierAuth, fixtures } from "../support/fixtures.js";
 
@@ -82,6 +88,87 @@ describe.each(doorNames)("list paging via %s", (door) => {
     );
     expect(both.json.meta.total).toBe(0);
     expect(both.json.data).toEqual([]);
+  });
+
+  /** Follows `next_page_uri` from `first` to the end: every sid, in order, and how many pages. */
+  async function followAccountPages(first: string, key: string): Promise<{ sids: string[]; pages: number }> {
+    const sids: string[] = [];
+    let uri: string | null = first;
+    let pages = 0;
+    while (uri) {
+      const res = await ctx.call("GET", uri, { auth: acmeAuth });
+      expect(res.status).toBe(200);
+      sids.push(...res.json[key].map((r: { sid: string }) => r.sid));
+      uri = res.json.next_page_uri;
+      pages += 1;
+    }
+    return { sids, pages };
+  }
+
+  it("account API: recordings, transcriptions and conferences page by links, each record once, only the account's", async () => {
+    const first = insertCall(ctx.sandbox);
+    const second = insertCall(ctx.sandbox);
+    const foreign = insertCall(ctx.sandbox, { account_sid: fixtures.globex.sid });
+    const room = insertConference(ctx.sandbox);
+    const recordings = [first, second, first, second, first].map((call) =>
+      insertRecording(ctx.sandbox, call),
+    );
+    const inRoom = [insertRecording(ctx.sandbox, first, { conference_sid: room.sid })];
+    insertRecording(ctx.sandbox, foreign);
+    inRoom.push(insertRecording(ctx.sandbox, second, { conference_sid: room.sid }));
+    const newestFirst = (rows: { sid: string }[]) => rows.map((r) => r.sid).reverse();
+
+    const all = await followAccountPages(`${base}/Recordings.json?PageSize=2`, "recordings");
+    expect(all.sids).toEqual(newestFirst([...recordings, ...inRoom]));
+    expect(all.pages).toBe(4);
+    const ofFirst = await followAccountPages(
+      `${base}/Calls/${first.sid}/Recordings.json?PageSize=2`,
+      "recordings",
+    );
+    expect(ofFirst.sids).toEqual(newestFirst([recordings[0]!, recordings[2]!, recordings[4]!, inRoom[0]!]));
+    const bySid = await followAccountPages(
+      `${base}/Recordings.json?CallSid=${second.sid}&PageSize=1`,
+      "recordings",
+    );
+    expect(bySid.sids).toEqual(newestFirst([recordings[1]!, recordings[3]!, inRoom[1]!]));
+    // Another account's call names no recordings here, though its recording exists.
+    const otherAccount = await followAccountPages(
+      `${base}/Recordings.json?CallSid=${foreign.sid}`,
+      "recordings",
+    );
+    expect(otherAccount.sids).toEqual([]);
+    const roomPages = await followAccountPages(
+      `${base}/Conferences/${room.sid}/Recordings.json?PageSize=1`,
+      "recordings",
+    );
+    expect(roomPages.sids).toEqual(newestFirst(inRoom));
+
+    const transcribed = [recordings[0]!, recordings[1]!, recordings[0]!].map((r) =>
+      insertTranscription(ctx.sandbox, r),
+    );
+    const transcriptions = await followAccountPages(
+      `${base}/Transcriptions.json?PageSize=2`,
+      "transcriptions",
+    );
+    expect(transcriptions.sids).toEqual(newestFirst(transcribed));
+    const ofRecording = await followAccountPages(
+      `${base}/Recordings/${recordings[0]!.sid}/Transcriptions.json?PageSize=1`,
+      "transcriptions",
+    );
+    expect(ofRecording.sids).toEqual(newestFirst([transcribed[0]!, transcribed[2]!]));
+
+    const rooms = [
+      room,
+      insertConference(ctx.sandbox),
+      insertConference(ctx.sandbox, { status: "completed" }),
+    ];
+    const conferences = await followAccountPages(`${base}/Conferences.json?PageSize=2`, "conferences");
+    expect(conferences.sids).toEqual(newestFirst(rooms));
+    const done = await followAccountPages(
+      `${base}/Conferences.json?Status=completed&PageSize=1`,
+      "conferences",
+    );
+    expect(done.sids).toEqual([rooms[2]!.sid]);
   });
 
   it("keeps only the newest events within the retention bound, dropping the oldest first", async () => {

@@ -25,7 +25,7 @@ import {
   machineDetectionOptions,
   machineDetectionParams,
 } from "./machine-detection-params.js";
-import { listEnvelope, listSchema, pagingQuery } from "./paging.js";
+import { listEnvelope, listSchema, pagingQuery, walkListPage } from "./paging.js";
 import { equals, queryFilters } from "./query-filters.js";
 
 const collection = `${accountBase}/Conferences`;
@@ -299,10 +299,13 @@ export const conferenceRoutes = [
       });
       const created = dateFilter(query, "DateCreated");
       const updated = dateFilter(query, "DateUpdated");
-      const records = services.context.store.conferences
-        .where("account", accountSid)
-        .filter((c) => given.matches(c) && created.matches(c.created_at) && updated.matches(c.updated_at))
-        .reverse();
+      const records = walkListPage(
+        services.context.store.conferences,
+        { account: ["AccountSid"] },
+        { AccountSid: accountSid },
+        (c) => given.matches(c) && created.matches(c.created_at) && updated.matches(c.updated_at),
+        query,
+      );
       return twilioJson(
         200,
         listEnvelope({
@@ -519,10 +522,13 @@ export const conferenceRoutes = [
     handle({ params, query, request, services }) {
       const conference = findConference(services, params, request.path);
       const created = dateFilter(query, "DateCreated");
-      const records = services.context.store.recordings
-        .where("account", conference.account_sid)
-        .filter((r) => r.conference_sid === conference.sid && created.matches(r.created_at))
-        .reverse();
+      const records = walkListPage(
+        services.context.store.recordings,
+        { conference: ["ConferenceSid"] },
+        { ConferenceSid: conference.sid },
+        (r) => r.account_sid === conference.account_sid && created.matches(r.created_at),
+        query,
+      );
       return twilioJson(
         200,
         listEnvelope({

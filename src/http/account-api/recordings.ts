@@ -17,7 +17,7 @@ import type { RouteServices } from "../services.js";
 import type { SandboxRequest, SandboxResponse } from "../types.js";
 import { accountBase, accountPath, apiVersion } from "./base.js";
 import { dateFilter, dateFilterQuery } from "./date-filters.js";
-import { listEnvelope, listSchema, pagingQuery } from "./paging.js";
+import { listEnvelope, listSchema, pagingQuery, walkListPage } from "./paging.js";
 import { callInPath } from "./path-call.js";
 import { equals, queryFilters } from "./query-filters.js";
 import { recordingParams } from "./recording-params.js";
@@ -135,11 +135,14 @@ function mediaRedirect(
   };
 }
 
+/** A recordings list walks the call's bucket when one call is named (in the path or CallSid), else the account's. */
+const recordingListIndexes = { call: ["CallSid"], account: ["AccountSid"] };
+
 function listRecordings(
   services: RouteServices,
   request: SandboxRequest,
   accountSid: string,
-  records: Recording[],
+  callSid: string | undefined,
   path: string,
   query: z.output<typeof listQuery>,
 ): SandboxResponse {
@@ -148,7 +151,17 @@ function listRecordings(
     ConferenceSid: equals((r) => r.conference_sid),
   });
   const created = dateFilter(query, "DateCreated");
-  const matching = records.filter((r) => given.matches(r) && created.matches(r.created_at)).reverse();
+  const records = walkListPage(
+    services.context.store.recordings,
+    recordingListIndexes,
+    { AccountSid: accountSid, CallSid: callSid ?? query.CallSid },
+    (r) =>
+      r.account_sid === accountSid &&
+      (callSid === undefined || r.call_sid === callSid) &&
+      given.matches(r) &&
+      created.matches(r.created_at),
+    query,
+  );
   const origin = originOf(request);
   return twilioJson(
     200,
@@ -157,7 +170,7 @@ function listRecordings(
       path: accountPath(accountSid, path),
       filters: [...given.echo, ...created.echo],
       page: query,
-      records: matching,
+      records,
       render: (r) => renderRecording(services.context.store, r, origin),
       sidOf: (r) => r.sid,
     }),
@@ -289,8 +302,7 @@ export const recordingRoutes = [
     response: listSchema("recordings", recordingResource),
     handle({ params, query, request, services }) {
       const accountSid = params.AccountSid!;
-      const records = services.context.store.recordings.where("account", accountSid);
-      return listRecordings(services, request, accountSid, records, "Recordings.json", query);
+      return listRecordings(services, request, accountSid, undefined, "Recordings.json", query);
     },
   }),
   defineRoute({
@@ -304,15 +316,7 @@ export const recordingRoutes = [
     handle({ params, query, request, services }) {
       const accountSid = params.AccountSid!;
       const call = callInPath(services, params, request.path);
-      const records = services.context.store.recordings.where("call", call.sid);
-      return listRecordings(
-        services,
-        request,
-        accountSid,
-        records,
-        `Calls/${call.sid}/Recordings.json`,
-        query,
-      );
+      return listRecordings(services, request, accountSid, call.sid, `Calls/${call.sid}/Recordings.json`, query);
     },
   }),
   mediaRoutes(instance, "wav"),

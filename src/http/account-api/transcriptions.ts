@@ -9,7 +9,7 @@ import { noContent, twilioJson } from "../respond.js";
 import { defineRoute } from "../route.js";
 import type { RouteServices } from "../services.js";
 import { accountBase, accountPath, apiVersion } from "./base.js";
-import { listEnvelope, listSchema, pagingQuery } from "./paging.js";
+import { listEnvelope, listSchema, pagingQuery, walkListPage } from "./paging.js";
 
 /** Twilio's transcription resource (`api.v2010.account.transcription`). */
 export const transcriptionResource = z.object({
@@ -66,6 +66,9 @@ function findTranscription(
   return transcription;
 }
 
+/** A recording's transcriptions walk its bucket; the account's list walks the account's. */
+const transcriptionListIndexes = { recording: ["RecordingSid"], account: ["AccountSid"] };
+
 const listRoute = (path: string, summary: string) =>
   defineRoute({
     method: "GET",
@@ -78,15 +81,19 @@ const listRoute = (path: string, summary: string) =>
     handle({ params, query, request, services }) {
       const accountSid = params.AccountSid!;
       const store = services.context.store;
-      let records: Transcription[];
+      let recordingSid: string | undefined;
       let listPath = "Transcriptions.json";
       if (params.RecordingSid) {
-        const recording = ownedBy(store.recordings.get(params.RecordingSid), accountSid, request.path);
-        records = store.transcriptions.where("recording", recording.sid);
-        listPath = `Recordings/${recording.sid}/Transcriptions.json`;
-      } else {
-        records = store.transcriptions.where("account", accountSid);
+        recordingSid = ownedBy(store.recordings.get(params.RecordingSid), accountSid, request.path).sid;
+        listPath = `Recordings/${recordingSid}/Transcriptions.json`;
       }
+      const records = walkListPage(
+        store.transcriptions,
+        transcriptionListIndexes,
+        { AccountSid: accountSid, RecordingSid: recordingSid },
+        (t) => t.account_sid === accountSid,
+        query,
+      );
       return twilioJson(
         200,
         listEnvelope({
@@ -94,7 +101,7 @@ const listRoute = (path: string, summary: string) =>
           path: accountPath(accountSid, listPath),
           filters: [],
           page: query,
-          records: [...records].reverse(),
+          records,
           render: renderTranscription,
           sidOf: (t) => t.sid,
         }),

@@ -125,8 +125,8 @@ export const carrierBalanceRoutes = [
     response: singleDocumentSchema(balanceResource),
     handle({ params, request, services }) {
       const account = getAccount(services.context, params.account_id!, request.path);
-      const entries = services.context.store.ledger.where("account", account.sid);
-      const last = entries[entries.length - 1];
+      // The newest entry of the account's ledger bucket: O(log n), however long the ledger.
+      const last = services.context.store.ledger.latest("account", account.sid);
       return singleDocument(
         200,
         resourceObject(
