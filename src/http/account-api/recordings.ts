@@ -316,7 +316,14 @@ export const recordingRoutes = [
     handle({ params, query, request, services }) {
       const accountSid = params.AccountSid!;
       const call = callInPath(services, params, request.path);
-      return listRecordings(services, request, accountSid, call.sid, `Calls/${call.sid}/Recordings.json`, query);
+      return listRecordings(
+        services,
+        request,
+        accountSid,
+        call.sid,
+        `Calls/${call.sid}/Recordings.json`,
+        query,
+      );
     },
   }),
   mediaRoutes(instance, "wav"),
