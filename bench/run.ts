@@ -5,6 +5,7 @@ import { benchScale, type ScaleResult } from "./scale.js";
 import { benchScenarios, type ScenarioBenchResult } from "./scenarios.js";
 import { benchServer } from "./server-vs-bare.js";
 import { benchSoak } from "./soak.js";
+import { benchSpeech, type SpeechBenchResult } from "./speech.js";
 import { benchStartup, type StartupResult } from "./startup.js";
 import { benchStreams, type StreamsBenchResult } from "./streams.js";
 import { benchSustainedPost, type SustainedResult } from "./sustained-post.js";
@@ -69,6 +70,14 @@ try {
   console.error(`benchmark failed: ${error instanceof Error ? error.message : String(error)}\n`);
 }
 
+let speech: SpeechBenchResult | undefined;
+try {
+  speech = await benchSpeech();
+} catch (error) {
+  crashed = true;
+  console.error(`benchmark failed: ${error instanceof Error ? error.message : String(error)}\n`);
+}
+
 console.log(`Summary (${new Date().toISOString()}, node ${process.version})`);
 for (const r of results) {
   console.log(
@@ -96,6 +105,10 @@ if (scale) {
 if (streams)
   console.log(
     `  ${streams.name.padEnd(26)} ours ${streams.ours} streams  baseline ${streams.baseline} streams  ratio ${streams.ratio.toFixed(2)} (>= ${streams.target}) ${verdict(streams.ratio, streams.target)}`,
+  );
+if (speech)
+  console.log(
+    `  ${speech.name.padEnd(26)} load ${speech.loadMs.toFixed(0)} ms; ${speech.coldMsPerSecond.toFixed(1)} ms per second of speech cold, ${speech.cachedMsPerSecond.toFixed(3)} cached; 60 s WAV ${speech.wavColdMs.toFixed(0)}/${speech.wavCachedMs.toFixed(0)} ms cold/cached, MP3 ${speech.mp3Ms.toFixed(0)} ms`,
   );
 // A ratio under target is reported, not fatal: on a noisy 2-core machine it can be the machine's doing.
 process.exitCode =

@@ -6,21 +6,25 @@ import type { ActiveRecording, CallRuntime } from "./call-runtime.js";
 import { recordEvent } from "./events.js";
 import { type HeardSpan, recordedWindow } from "./recording-window.js";
 import { discardRecording, finishRecording, startRecording } from "./recordings.js";
+import { spokenTo } from "./sandbox-speech.js";
 import { defaultSttProvider, recordVerbProvider, startTranscription } from "./transcriptions.js";
 
 export function createCallRecordings(reg: CallRegistry): RecordingsPart {
   const { services, note } = reg;
   const { ctx } = services;
 
-  /** What each party said while the recording ran: channel 1 this leg, channel 2 the other leg, as its track hears. */
+  /** What was said while the recording ran: channel 1 this leg's party, channel 2 what it heard, as its track hears. */
   const heardBy = (rt: CallRuntime, active: ActiveRecording): HeardSpan[] => {
     const heard: HeardSpan[] = [];
     const add = (channel: number, utterances: CallRuntime["speech"]) => {
       for (const u of utterances) heard.push({ channel, text: u.text, start: u.start, end: u.end });
     };
     if (active.track !== "outbound") add(1, rt.speech);
+    if (active.track === "inbound") return heard;
+    // The second channel is what the party hears: the other leg's party, and what the sandbox or app says.
     const other = active.otherLegSid ? reg.runtime(active.otherLegSid) : undefined;
-    if (other && active.track !== "inbound") add(2, other.speech);
+    if (other) add(2, other.speech);
+    add(2, spokenTo(rt.heard));
     return heard;
   };
 

@@ -1,13 +1,12 @@
 // Media streams of live calls: opens each stream's session for its call, keeps its Stream record, ends them with the call.
 import { errors } from "../domain/errors.js";
-import type { HeardEntry, RelayControl, RelaySpec, StreamControl, StreamSpec } from "../markup/effects.js";
-import { speechLengthMs } from "../markup/speech-length.js";
-import { digitLengthMs, playLengthMs } from "../markup/verbs/play.js";
+import type { RelayControl, RelaySpec, StreamControl, StreamSpec } from "../markup/effects.js";
 import type { CallRegistry } from "./call-registry.js";
 import type { CallRuntime } from "./call-runtime.js";
 import { sendCallback } from "./engine-services.js";
 import { openRelaySession } from "./media-streams/relay-session.js";
 import { openStreamSession, type StreamSession } from "./media-streams/stream-session.js";
+import { heardLengthMs } from "./sandbox-speech.js";
 import { eventClass } from "./scheduler.js";
 import { callCookies } from "./webhook-cookies.js";
 
@@ -47,14 +46,6 @@ interface Entry {
   session: StreamSession;
   record: StreamRecord;
   bidirectional: boolean;
-}
-
-/** How long a heard entry sounds: the same lengths the verbs wait for. */
-function heardLengthMs(entry: HeardEntry): number {
-  if (entry.kind === "say" || entry.kind === "error-prompt") return speechLengthMs(entry.text ?? "");
-  if (entry.kind === "digits") return (entry.text?.length ?? 0) * digitLengthMs;
-  if (entry.kind === "play") return playLengthMs;
-  return 500;
 }
 
 export function createStreams(reg: CallRegistry): StreamsPart {

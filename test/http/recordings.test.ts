@@ -117,10 +117,12 @@ describe.each(doorNames)("recordings via %s", (door) => {
       { duration: true },
     );
     expect(parsed.format.container).toBe("MPEG");
-    expect(parsed.format.codec).toBe("MPEG 1 Layer 3");
+    expect(parsed.format.codec).toBe("MPEG 2.5 Layer 3");
+    expect(parsed.format.sampleRate).toBe(8000);
     expect(parsed.format.numberOfChannels).toBe(1);
+    // LAME's encoder delay and its last whole frame make an MP3 a little longer than the audio.
     expect(parsed.format.duration).toBeGreaterThanOrEqual(12);
-    expect(parsed.format.duration).toBeLessThan(12.1);
+    expect(parsed.format.duration).toBeLessThan(12.3);
   });
 
   it("serves media without credentials, as Twilio does, until the account turns media auth on", async () => {

@@ -23,9 +23,9 @@ const mediaRoute = (extension: "wav" | "mp3") =>
     summary: `A recording's audio as ${extension === "wav" ? "8 kHz 16-bit PCM WAV" : "MP3"}, as long as the recording`,
     auth: { kind: "none" },
     contentType: mediaTypeOf[extension],
-    handle({ params, request, services }) {
+    async handle({ params, request, services }) {
       const recording = found(services.context.store.recordings.get(params.RecordingSid!), request.path);
-      const body = extension === "wav" ? recordingWav(recording) : recordingMp3(recording);
+      const body = extension === "wav" ? await recordingWav(recording) : await recordingMp3(recording);
       return {
         status: 200,
         headers: {
