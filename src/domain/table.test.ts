@@ -77,6 +77,43 @@ describe("table indexes", () => {
     expectIndexesMatchScan(table, accounts, statuses);
   });
 
+  it("built in one pass by load gives the same answers as row-by-row inserts, and through changes after", () => {
+    const next = random(11);
+    const accounts = ["AC1", "AC2", "AC3"];
+    const statuses = ["queued", "ringing", "completed", "busy"];
+    const rows: Row[] = [];
+    for (let n = 0; n < 3000; n++)
+      rows.push({ sid: `r${n}`, account: accounts[next(3)]!, status: statuses[next(4)]! });
+    const definition = { name: "rows", id: (r: Row) => r.sid, indexes: keysOf };
+    const loaded = new Table<Row>(definition, () => {});
+    loaded.load(rows);
+    const inserted = new Table<Row>(definition, () => {});
+    for (const row of rows) inserted.insert(row);
+    // Buckets past the array size are trees built bottom up; the rest stay arrays.
+    expect(loaded.count("status", "queued")).toBeGreaterThan(256);
+    expect(loaded.count("accountStatus", compoundKey("AC1", "busy")!)).toBeLessThan(256);
+    expectIndexesMatchScan(loaded, accounts, statuses);
+    expect(loaded.all()).toEqual(inserted.all());
+    for (let step = 0; step < 2000; step++) {
+      const sid = `r${next(3000 + step)}`;
+      const choice = next(3);
+      for (const table of [loaded, inserted]) {
+        if (choice === 0 || !table.has(sid))
+          table.insert({ sid: `n${step}`, account: "AC2", status: "queued" });
+        else if (choice === 1) table.replace({ ...table.get(sid)!, status: statuses[step % 4]! });
+        else table.delete(sid);
+      }
+    }
+    expectIndexesMatchScan(loaded, accounts, statuses);
+    expect(loaded.all()).toEqual(inserted.all());
+    expect([...loaded.scan({ index: "status", key: "busy", after: "r100" })]).toEqual([
+      ...inserted.scan({ index: "status", key: "busy", after: "r100" }),
+    ]);
+    expect(() => loaded.load([rows[0]!, rows[0]!])).toThrow(/duplicate id r0/);
+    // A refused load leaves the table as it was.
+    expect(loaded.all()).toEqual(inserted.all());
+  });
+
   it("walks lazily from a page token, forwards and backwards", () => {
     const table = new Table<Row>({ name: "rows", id: (r) => r.sid, indexes: keysOf }, () => {});
     for (let n = 0; n < 600; n++)

@@ -1,7 +1,7 @@
 // One in-memory table: rows by id, kept in insertion order, plus secondary indexes that stay sorted for list filters.
 
 import { OrderedIds } from "./ordered-ids.js";
-import { BTree } from "./sorted-tree.js";
+import { BTree, treeFromSorted } from "./sorted-tree.js";
 
 /** Reads the key(s) a row is filed under in one index; null/undefined leaves it out of that index. */
 export type IndexKey<T> = (row: T) => string | null | undefined;
@@ -169,14 +169,43 @@ export class Table<T> {
     return previous;
   }
 
-  /** Replaces the whole contents (restore, reset). Does not record undo. */
+  /**
+   * Replaces the whole contents (restore, reset, a snapshot read at start). Does not record undo. The rows
+   * arrive in table order, so every tree is built bottom up from sorted input in one pass instead of one
+   * insert per row and index; nothing changes if a row's id repeats.
+   */
   load(rows: Iterable<T>): void {
-    this.rows.clear();
-    this.position.clear();
-    this.byPosition.clear();
-    this.nextPosition = 0;
-    for (const index of this.indexes.values()) index.clear();
-    for (const row of rows) this.append(row);
+    const list = Array.isArray(rows) ? (rows as T[]) : [...rows];
+    const byId = new Map<string, T>();
+    const position = new Map<string, number>();
+    const positions = new Array<number>(list.length);
+    for (let i = 0; i < list.length; i++) {
+      const row = list[i]!;
+      const id = this.idOf(row);
+      if (byId.has(id)) throw new Error(`duplicate id ${id} in ${this.name}`);
+      byId.set(id, row);
+      position.set(id, i);
+      positions[i] = i;
+    }
+    const indexes = new Map<string, Map<string, OrderedIds>>();
+    for (const [name, keyOf] of this.indexDefs) {
+      const buckets = new Map<string, number[]>();
+      for (let i = 0; i < list.length; i++) {
+        const key = keyOf(list[i]!);
+        if (key === null || key === undefined) continue;
+        const bucket = buckets.get(key);
+        if (bucket) bucket.push(i);
+        else buckets.set(key, [i]);
+      }
+      const built = new Map<string, OrderedIds>();
+      for (const [key, bucket] of buckets) built.set(key, OrderedIds.fromSorted(bucket));
+      indexes.set(name, built);
+    }
+    this.rows = byId;
+    this.position = position;
+    this.byPosition = treeFromSorted(positions, list);
+    this.nextPosition = list.length;
+    this.indexes = indexes;
   }
 
   /**

@@ -1,8 +1,10 @@
 // The data directory: replay after a restart, torn last records, damaged files, compaction, ids and time.
+import { createHash } from "node:crypto";
 import { appendFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { ndjsonState } from "../../src/http/admin-api/state-stream.js";
 import { createSandboxCore, type SandboxCore } from "../../src/sandbox.js";
 import { DataDirError, openDataDir, snapshotFileName } from "../../src/server/persistence/data-dir.js";
 import { encodeFrame } from "../../src/server/persistence/frame.js";
@@ -95,6 +97,43 @@ describe("data directory", () => {
     expect(failure).toBeInstanceOf(DataDirError);
     expect(failure.message).toMatch(/snapshot is damaged \(.*SHA-256 checksum\)/);
     expect(failure.message).toMatch(/Refusing to start/);
+  });
+
+  it("refuses to start on a snapshot cut short, naming the line", async () => {
+    const dir = freshDir();
+    const first = await start(dir);
+    await first.persistence.close();
+    const path = join(dir, snapshotFileName);
+    const text = readFileSync(path, "utf8");
+    writeFileSync(path, text.slice(0, Math.floor(text.length / 2)));
+    const failure = await start(dir).catch((e) => e);
+    expect(failure).toBeInstanceOf(DataDirError);
+    expect(failure.message).toMatch(/snapshot is damaged \(line \d+: .*cut short\)/);
+  });
+
+  it("still reads a snapshot in the earlier NDJSON format, and writes the compact one from then on", async () => {
+    const dir = freshDir();
+    const source = await start(dir);
+    const made = await createAccount(source.handle, "Earlier");
+    await source.persistence.close();
+    // The earlier format: a header line, the state as GET /__sandbox/state gives it, a checksum line.
+    let state = "";
+    for await (const piece of ndjsonState(source.sandbox.captureState())) state += piece;
+    const digest = createHash("sha256").update(state).digest("hex");
+    const path = join(dir, snapshotFileName);
+    writeFileSync(
+      path,
+      `{"format":"voice-sandbox-data/2","seq":1}\n${state}${JSON.stringify({ sha256: digest, bytes: Buffer.byteLength(state) })}\n`,
+    );
+    const second = await start(dir, [], 1);
+    expect(second.sandbox.store.accounts.get(made)?.name).toBe("Earlier");
+    await createAccount(second.handle, "Later");
+    await second.persistence.flush();
+    await second.persistence.close();
+    expect(readFileSync(path, "utf8")).toMatch(/^\{"format":"voice-sandbox-data\/3"/);
+    const third = await start(dir);
+    expect(JSON.stringify(third.sandbox.snapshot())).toBe(JSON.stringify(second.sandbox.snapshot()));
+    await third.persistence.close();
   });
 
   it("refuses to start on a damaged record in the middle of the journal", async () => {

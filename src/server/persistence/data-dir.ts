@@ -6,15 +6,16 @@ import type { IdGeneratorState } from "../../domain/ids.js";
 import { StoreLoader } from "../../domain/store-stream.js";
 import type { TableChange } from "../../domain/table.js";
 import { waitRealTime } from "../../engine/clock.js";
-import {
-  ndjsonState,
-  readNdjsonState,
-  StateStreamError,
-  splitLines,
-} from "../../http/admin-api/state-stream.js";
+import { readNdjsonState, StateStreamError, splitLines } from "../../http/admin-api/state-stream.js";
 import { type Handle, surfaceOf } from "../../http/handle.js";
 import { renderError } from "../../http/render-error.js";
 import type { SandboxCore } from "../../sandbox.js";
+import {
+  CompactSnapshotError,
+  compactSnapshot,
+  compactSnapshotFormat,
+  readCompactSnapshot,
+} from "./compact-snapshot.js";
 import { type DataDirFiles, nodeFiles, type WritableFile } from "./files.js";
 import { encodeFrame, scanFrames } from "./frame.js";
 import { DataDirError, readSnapshotFile, syncDirectory } from "./snapshot-file.js";
@@ -66,6 +67,7 @@ export const snapshotFileName = "snapshot.ndjson";
 export const legacySnapshotFileName = "snapshot.json";
 export const legacyJournalFileName = "journal.log";
 export const defaultSnapshotEvery = 1000;
+/** The format of snapshots written before the compact one, still read. */
 const snapshotFormat = "voice-sandbox-data/2";
 /** A snapshot this small is rewritten every `snapshotEvery` records; a larger one once the journal is a quarter of it. */
 const smallSnapshot = 1024 * 1024;
@@ -194,19 +196,14 @@ export async function openDataDir(
 
   const writeSnapshot = async (seq: number, state: ReturnType<SandboxCore["captureState"]>) => {
     const temporary = `${snapshotPath}.tmp`;
-    const hash = createHash("sha256");
     let bytes = 0;
     try {
       const out = await files.openWrite(temporary);
       try {
-        await out.write(Buffer.from(`${JSON.stringify({ format: snapshotFormat, seq })}\n`));
-        for await (const piece of ndjsonState(state)) {
-          const chunk = Buffer.from(piece);
-          hash.update(chunk);
-          bytes += chunk.length;
-          await out.write(chunk);
+        for await (const piece of compactSnapshot(seq, state)) {
+          bytes += piece.length;
+          await out.write(piece);
         }
-        await out.write(Buffer.from(`${JSON.stringify({ sha256: hash.digest("hex"), bytes })}\n`));
         await out.sync();
       } finally {
         await out.close();
@@ -400,11 +397,36 @@ async function loadSnapshot(
   files: DataDirFiles,
 ): Promise<{ seq: number; bytes: number; now: number } | null> {
   if (!(await files.exists(path))) return null;
-  const stream = files.readStream(path);
+  // The first piece says which format the file is in; it is handed on with the rest.
+  const source = files.readStream(path)[Symbol.asyncIterator]();
+  const first = await source.next();
+  const stream = (async function* () {
+    try {
+      if (!first.done) yield first.value;
+      for (let next = await source.next(); !next.done; next = await source.next()) yield next.value;
+    } finally {
+      // Stopped early (a damaged file): close it now rather than when it is collected.
+      await source.return?.();
+    }
+  })();
   const refuse = (why: string) =>
     new DataDirError(
       `${path}: the snapshot is damaged (${why}). Refusing to start rather than lose data: restore the file from a backup, or move the data directory away to start empty.`,
     );
+  const opening = first.done ? "" : Buffer.from(first.value.subarray(0, 64)).toString("latin1");
+  if (opening.startsWith(`{"format":"${compactSnapshotFormat}"`)) {
+    const loader = new StoreLoader(sandbox.store, false);
+    let read: Awaited<ReturnType<typeof readCompactSnapshot>>;
+    try {
+      read = await readCompactSnapshot(stream, loader);
+    } catch (error) {
+      if (error instanceof CompactSnapshotError) throw refuse(error.message);
+      throw new DataDirError(`${path}: cannot read the snapshot (${reasonOf(error)})`);
+    }
+    sandbox.restoreLoaded(read.header, loader);
+    return { seq: read.seq, bytes: read.bytes, now: read.header.clock.now };
+  }
+  // A snapshot of the earlier format: NDJSON state lines between a header and a checksum line.
   const hash = createHash("sha256");
   let bytes = 0;
   let seq: number | undefined;
