@@ -20,6 +20,10 @@ const settleMemory = () => {
   for (let i = 0; i < 3; i++) gc();
   return process.memoryUsage().rss;
 };
+const settleHeap = () => {
+  for (let i = 0; i < 3; i++) gc();
+  return process.memoryUsage().heapUsed;
+};
 
 /** Mean milliseconds per call of `run` over `times` calls. */
 async function timed(times: number, run: (i: number) => Promise<unknown>): Promise<number> {
@@ -28,25 +32,38 @@ async function timed(times: number, run: (i: number) => Promise<unknown>): Promi
   return (performance.now() - started) / times;
 }
 
-/** Reads a streamed answer whole, as a client would, timing it and the longest the event loop was held. */
+/**
+ * Reads a streamed answer as a client would, keeping its pieces as they come (joining them into one buffer
+ * would itself hold the event loop for seconds at 1M and be counted as the server's stall).
+ */
 async function drain(response: { body: string | Uint8Array; stream?: AsyncIterable<string | Uint8Array> }) {
   const chunks: Buffer[] = [];
   if (response.stream) for await (const piece of response.stream) chunks.push(Buffer.from(piece));
   else chunks.push(Buffer.from(response.body));
-  return Buffer.concat(chunks);
+  return chunks;
 }
 
-async function* pieces(data: Buffer) {
-  for (let offset = 0; offset < data.length; offset += 1024 * 1024)
-    yield data.subarray(offset, offset + 1024 * 1024);
+async function* replay(chunks: Buffer[]) {
+  yield* chunks;
+}
+
+/** Runs `work`, measuring the longest the event loop was held meanwhile: how long another request would wait. */
+async function longestStall<T>(work: () => Promise<T>): Promise<[T, number]> {
+  const delay = monitorEventLoopDelay({ resolution: 5 });
+  delay.enable();
+  const result = await work();
+  delay.disable();
+  return [result, delay.max / 1e6];
 }
 
 const sandbox = createSandboxCore({ clock: "virtual" });
+const heapBefore = settleHeap();
 const before = settleMemory();
 const filling = performance.now();
 await fill(sandbox, size);
 const fillMs = performance.now() - filling;
 const rssPerRecord = (settleMemory() - before) / (2 * size);
+const heapPerRecord = (settleHeap() - heapBefore) / (2 * size);
 
 const lookupMs = await timed(2000, (i) =>
   sandbox.handle(
@@ -60,22 +77,22 @@ const accountPageMs = await timed(50, () =>
   sandbox.handle(request("GET", `/2010-04-01/Accounts/${accountSid}/Calls.json?Status=busy`, account)),
 );
 
-const delay = monitorEventLoopDelay({ resolution: 5 });
-delay.enable();
 let started = performance.now();
-const exported = await drain(
-  await sandbox.handle(request("GET", "/__sandbox/state", { accept: "application/x-ndjson" })),
+const [exported, exportBlockMs] = await longestStall(async () =>
+  drain(await sandbox.handle(request("GET", "/__sandbox/state", { accept: "application/x-ndjson" }))),
 );
 const exportMs = performance.now() - started;
 started = performance.now();
-const imported = await sandbox.handle({
-  ...request("PUT", "/__sandbox/state", { "content-type": "application/x-ndjson" }),
-  bodyStream: pieces(exported),
-});
+const [imported, importBlockMs] = await longestStall(() =>
+  sandbox.handle({
+    ...request("PUT", "/__sandbox/state", { "content-type": "application/x-ndjson" }),
+    bodyStream: replay(exported),
+  }),
+);
 const importMs = performance.now() - started;
-delay.disable();
 if (imported.status !== 200) throw new Error(`import answered ${imported.status}: ${String(imported.body)}`);
-const longestBlockMs = delay.max / 1e6;
+const exportBytes = exported.reduce((sum, chunk) => sum + chunk.length, 0);
+exported.length = 0;
 
 const dir = mkdtempSync(join(tmpdir(), "voice-sandbox-scale-"));
 try {
@@ -87,17 +104,23 @@ try {
   const restartMs = performance.now() - started;
   await reader.close();
   if (fresh.store.calls.size !== sandbox.store.calls.size) throw new Error("the restart lost calls");
+  // The restarted state's own heap: rows read back from the file, once the filled state is dropped.
+  sandbox.store.clear();
+  const restartHeapPerRecord = (settleHeap() - heapBefore) / (2 * size);
   const result = {
     size,
     fillMs,
     rssPerRecord,
+    heapPerRecord,
     lookupMs,
     carrierPageMs,
     accountPageMs,
     exportMs,
     importMs,
-    exportBytes: exported.length,
-    longestBlockMs,
+    exportBytes,
+    exportBlockMs,
+    importBlockMs,
+    restartHeapPerRecord,
     restartMs,
   };
   if (process.send) process.send(result);

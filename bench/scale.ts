@@ -5,13 +5,18 @@ export interface ScaleFigures {
   size: number;
   fillMs: number;
   rssPerRecord: number;
+  /** V8 heap per record after the fill, and after a restart read the same state back from disk. */
+  heapPerRecord: number;
+  restartHeapPerRecord: number;
   lookupMs: number;
   carrierPageMs: number;
   accountPageMs: number;
   exportMs: number;
   importMs: number;
   exportBytes: number;
-  longestBlockMs: number;
+  /** The longest the event loop was held (another request kept waiting) during the export, and the import. */
+  exportBlockMs: number;
+  importBlockMs: number;
   restartMs: number;
 }
 
@@ -43,8 +48,9 @@ export async function benchScale(): Promise<ScaleResult> {
     figures.push(f);
     console.log(
       `  ${String(size).padStart(9)}: lookup ${ms(f.lookupMs)} ms, filtered page carrier ${ms(f.carrierPageMs)} ms / account ${ms(f.accountPageMs)} ms, ` +
-        `RSS ${f.rssPerRecord.toFixed(0)} B/record, export ${ms(f.exportMs)} ms (${(f.exportBytes / 1e6).toFixed(1)} MB), import ${ms(f.importMs)} ms, ` +
-        `longest block ${ms(f.longestBlockMs)} ms, restart ${ms(f.restartMs)} ms`,
+        `RSS ${f.rssPerRecord.toFixed(0)} B/record (heap ${f.heapPerRecord.toFixed(0)}, after restart ${f.restartHeapPerRecord.toFixed(0)}), ` +
+        `export ${ms(f.exportMs)} ms (${(f.exportBytes / 1e6).toFixed(1)} MB, longest block ${ms(f.exportBlockMs)} ms), ` +
+        `import ${ms(f.importMs)} ms (longest block ${ms(f.importBlockMs)} ms), restart ${ms(f.restartMs)} ms`,
     );
   }
   const first = figures[0]!;

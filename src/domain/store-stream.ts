@@ -1,6 +1,6 @@
 // The store as a stream of rows: a point-in-time capture read lazily, and a loader that stages rows and swaps them in whole.
-import { type Store, type StoreSnapshot, tableDefinitions, tableNames, tableRowSchemas } from "./store.js";
-import { Table } from "./table.js";
+import { type Store, type StoreSnapshot, tableNames, tableRowSchemas } from "./store.js";
+import type { Table, TableContents } from "./table.js";
 
 export type TableName = keyof StoreSnapshot;
 
@@ -12,13 +12,11 @@ export class RowRefused extends Error {}
 
 /**
  * Builds a whole new state beside the live one, row by row (so reading a large snapshot never holds it as
- * one string), then swaps every table in at once: until `commit`, the live state is untouched. Rows are
- * gathered per table and each table is built once at the end, its indexes bottom up from sorted input.
+ * one string), then swaps every table in at once: until `commit`, the live state is untouched. Each row is
+ * filed as it arrives; the trees are built at the end, bottom up (`finish`, in steps a running server can pause between).
  */
 export class StoreLoader {
-  private readonly staged = new Map<TableName, unknown[]>();
-  /** Ids seen per table, to refuse a repeated one at its line (input from outside only). */
-  private readonly seen = new Map<TableName, Set<string>>();
+  private readonly staged = new Map<TableName, TableContents<unknown>>();
   rows = 0;
 
   constructor(
@@ -26,10 +24,7 @@ export class StoreLoader {
     /** Check each row against its table's schema (input from outside); rows from the sandbox's own files skip it. */
     private readonly validate: boolean,
   ) {
-    for (const name of tableNames) {
-      this.staged.set(name, []);
-      if (validate) this.seen.set(name, new Set());
-    }
+    for (const name of tableNames) this.staged.set(name, (store[name] as Table<unknown>).contents());
   }
 
   /** Adds one row to `table`; throws RowRefused saying why when the table or row is not valid. */
@@ -39,34 +34,28 @@ export class StoreLoader {
       throw new RowRefused(`unknown table ${JSON.stringify(table)} (tables: ${tableNames.join(", ")})`);
     let value = row;
     if (this.validate) {
-      const name = table as TableName;
-      const result = tableRowSchemas[name].safeParse(row);
+      const result = tableRowSchemas[table as TableName].safeParse(row);
       if (!result.success) {
         const issue = result.error.issues[0]!;
         throw new RowRefused(`not a valid ${table} row: ${issue.path.join(".") || "(row)"} ${issue.message}`);
       }
       value = result.data;
-      const id = (tableDefinitions[name].id as (row: unknown) => string)(value);
-      const seen = this.seen.get(name)!;
-      if (seen.has(id)) throw new RowRefused(`duplicate id ${id} in ${table}`);
-      seen.add(id);
     }
-    staged.push(value);
+    try {
+      staged.add(value);
+    } catch (error) {
+      throw new RowRefused((error as Error).message);
+    }
     this.rows += 1;
   }
 
-  /**
-   * Builds every table from its rows, then puts each in place of the live one (O(1) each). A table that
-   * cannot be built (a repeated id in an unchecked file) throws before any live table is touched.
-   */
+  /** Builds every staged table's trees a step at a time: a caller that must not block pauses between steps. */
+  *finish(): Generator<void> {
+    for (const contents of this.staged.values()) yield* contents.finish();
+  }
+
+  /** Puts every staged table in place of the live one (O(1) each once `finish` has run). */
   commit(): void {
-    const built = tableNames.map((name) => {
-      const table = new Table(tableDefinitions[name] as never, () => undefined);
-      table.load(this.staged.get(name)!);
-      return [name, table] as const;
-    });
-    this.staged.clear();
-    this.seen.clear();
-    for (const [name, table] of built) (this.store[name] as Table<unknown>).adopt(table);
+    for (const name of tableNames) (this.store[name] as Table<unknown>).install(this.staged.get(name)!);
   }
 }

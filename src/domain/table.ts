@@ -50,8 +50,11 @@ export interface ScanOptions {
 export class Table<T> {
   readonly name: string;
   private readonly idOf: (row: T) => string;
-  private rows = new Map<string, T>();
-  /** Each id's insertion position, so every index lists rows oldest first even after updates. */
+  /**
+   * Each id's insertion position, so every index lists rows oldest first even after updates. The one map
+   * by id: a row is found through its position in `byPosition` (a second map of id to row cost ~35 bytes a
+   * row and a second insert per row on every restart, to save a few tree steps per lookup).
+   */
   private position = new Map<string, number>();
   /** Rows by position: the table's own order, walked by `all()` and `scan()`. */
   private byPosition = new BTree<number, T>();
@@ -69,15 +72,16 @@ export class Table<T> {
   }
 
   get size(): number {
-    return this.rows.size;
+    return this.position.size;
   }
 
   get(id: string): T | undefined {
-    return this.rows.get(id);
+    const position = this.position.get(id);
+    return position === undefined ? undefined : this.byPosition.get(position);
   }
 
   has(id: string): boolean {
-    return this.rows.has(id);
+    return this.position.has(id);
   }
 
   /** Every row, oldest first. */
@@ -141,7 +145,7 @@ export class Table<T> {
 
   insert(row: T): T {
     const id = this.idOf(row);
-    if (this.rows.has(id)) throw new Error(`duplicate id ${id} in ${this.name}`);
+    if (this.position.has(id)) throw new Error(`duplicate id ${id} in ${this.name}`);
     const position = this.nextPosition++;
     this.put(id, position, row);
     this.recordUndo(() => this.remove(id, position, row), { table: this.name, op: "put", row });
@@ -151,61 +155,46 @@ export class Table<T> {
   /** Replaces a row by id with a new value; rows are immutable values, never edited in place. */
   replace(row: T): T {
     const id = this.idOf(row);
-    const previous = this.rows.get(id);
-    if (previous === undefined) throw new Error(`no row ${id} in ${this.name}`);
-    const position = this.position.get(id)!;
-    this.swap(id, position, previous, row);
-    this.recordUndo(() => this.swap(id, position, row, previous), { table: this.name, op: "put", row });
+    const position = this.position.get(id);
+    if (position === undefined) throw new Error(`no row ${id} in ${this.name}`);
+    const previous = this.byPosition.get(position)!;
+    this.swap(position, previous, row);
+    this.recordUndo(() => this.swap(position, row, previous), { table: this.name, op: "put", row });
     return row;
   }
 
   delete(id: string): T | undefined {
-    const previous = this.rows.get(id);
-    if (previous === undefined) return undefined;
-    const position = this.position.get(id)!;
+    const position = this.position.get(id);
+    if (position === undefined) return undefined;
+    const previous = this.byPosition.get(position)!;
     this.remove(id, position, previous);
     // A rollback puts the row back at its old position, so list order survives it.
     this.recordUndo(() => this.put(id, position, previous), { table: this.name, op: "delete", id });
     return previous;
   }
 
-  /**
-   * Replaces the whole contents (restore, reset, a snapshot read at start). Does not record undo. The rows
-   * arrive in table order, so every tree is built bottom up from sorted input in one pass instead of one
-   * insert per row and index; nothing changes if a row's id repeats.
-   */
+  /** Replaces the whole contents (restore, reset). Does not record undo; nothing changes if a row's id repeats. */
   load(rows: Iterable<T>): void {
-    const list = Array.isArray(rows) ? (rows as T[]) : [...rows];
-    const byId = new Map<string, T>();
-    const position = new Map<string, number>();
-    const positions = new Array<number>(list.length);
-    for (let i = 0; i < list.length; i++) {
-      const row = list[i]!;
-      const id = this.idOf(row);
-      if (byId.has(id)) throw new Error(`duplicate id ${id} in ${this.name}`);
-      byId.set(id, row);
-      position.set(id, i);
-      positions[i] = i;
+    const contents = this.contents();
+    for (const row of rows) contents.add(row);
+    this.install(contents);
+  }
+
+  /** New contents for this table, built a row at a time beside the live ones (see TableContents). */
+  contents(): TableContents<T> {
+    return new TableContents(this.name, this.idOf, this.indexDefs);
+  }
+
+  /** Puts `contents` in place of the rows and indexes, finishing its build first. Does not record undo. */
+  install(contents: TableContents<T>): void {
+    for (const _step of contents.finish()) {
+      // Run to the end here; a caller that must not block steps through finish() itself first.
     }
-    const indexes = new Map<string, Map<string, OrderedIds>>();
-    for (const [name, keyOf] of this.indexDefs) {
-      const buckets = new Map<string, number[]>();
-      for (let i = 0; i < list.length; i++) {
-        const key = keyOf(list[i]!);
-        if (key === null || key === undefined) continue;
-        const bucket = buckets.get(key);
-        if (bucket) bucket.push(i);
-        else buckets.set(key, [i]);
-      }
-      const built = new Map<string, OrderedIds>();
-      for (const [key, bucket] of buckets) built.set(key, OrderedIds.fromSorted(bucket));
-      indexes.set(name, built);
-    }
-    this.rows = byId;
-    this.position = position;
-    this.byPosition = treeFromSorted(positions, list);
-    this.nextPosition = list.length;
-    this.indexes = indexes;
+    const built = contents.built!;
+    this.position = built.position;
+    this.byPosition = built.byPosition;
+    this.nextPosition = built.byPosition.size;
+    this.indexes = built.indexes;
   }
 
   /**
@@ -216,22 +205,6 @@ export class Table<T> {
     return this.byPosition.clone().values();
   }
 
-  /** Takes over `other`'s rows and indexes in O(1) (a restore built beside the live table). Does not record undo. */
-  adopt(other: Table<T>): void {
-    this.rows = other.rows;
-    this.position = other.position;
-    this.byPosition = other.byPosition;
-    this.nextPosition = other.nextPosition;
-    this.indexes = other.indexes;
-  }
-
-  /** Adds one row at the end without recording undo (restore streams rows in through this). */
-  append(row: T): void {
-    const id = this.idOf(row);
-    if (this.rows.has(id)) throw new Error(`duplicate id ${id} in ${this.name}`);
-    this.put(id, this.nextPosition++, row);
-  }
-
   private bucket(index: string, key: string): OrderedIds | undefined {
     const buckets = this.indexes.get(index);
     if (!buckets) throw new Error(`table ${this.name} has no index ${index}`);
@@ -239,21 +212,18 @@ export class Table<T> {
   }
 
   private put(id: string, position: number, row: T): void {
-    this.rows.set(id, row);
     this.position.set(id, position);
     this.byPosition.set(position, row);
     for (const [name, keyOf] of this.indexDefs) this.file(name, keyOf(row), position);
   }
 
   private remove(id: string, position: number, row: T): void {
-    this.rows.delete(id);
     this.position.delete(id);
     this.byPosition.delete(position);
     for (const [name, keyOf] of this.indexDefs) this.unfile(name, keyOf(row), position);
   }
 
-  private swap(id: string, position: number, from: T, to: T): void {
-    this.rows.set(id, to);
+  private swap(position: number, from: T, to: T): void {
     this.byPosition.set(position, to);
     for (const [name, keyOf] of this.indexDefs) {
       const before = keyOf(from);
@@ -283,5 +253,74 @@ export class Table<T> {
     if (!bucket) return;
     bucket.delete(position);
     if (bucket.size === 0) buckets.delete(key);
+  }
+}
+
+/**
+ * A table's contents built from rows in table order: each row is filed as it arrives (a map entry and a
+ * pushed position per index, no tree walk), then `finish` builds every tree bottom up from the sorted
+ * positions in one pass, a step at a time so a caller can give other work its turn between steps.
+ */
+export class TableContents<T> {
+  private readonly position = new Map<string, number>();
+  private readonly list: T[] = [];
+  private readonly buckets: Map<string, number[]>[];
+  built:
+    | {
+        position: Map<string, number>;
+        byPosition: BTree<number, T>;
+        indexes: Map<string, Map<string, OrderedIds>>;
+      }
+    | undefined;
+
+  constructor(
+    private readonly name: string,
+    private readonly idOf: (row: T) => string,
+    private readonly indexDefs: [string, IndexKey<T>][],
+  ) {
+    this.buckets = indexDefs.map(() => new Map());
+  }
+
+  get size(): number {
+    return this.list.length;
+  }
+
+  /** Adds one row after the others; throws, changing nothing, when its id is already here. */
+  add(row: T): void {
+    const id = this.idOf(row);
+    if (this.position.has(id)) throw new Error(`duplicate id ${id} in ${this.name}`);
+    const at = this.list.length;
+    this.position.set(id, at);
+    this.list.push(row);
+    for (let i = 0; i < this.indexDefs.length; i++) {
+      const key = this.indexDefs[i]![1](row);
+      if (key === null || key === undefined) continue;
+      const bucket = this.buckets[i]!.get(key);
+      if (bucket) bucket.push(at);
+      else this.buckets[i]!.set(key, [at]);
+    }
+  }
+
+  /** Builds the trees, yielding after each large one; `built` is set once it is done. */
+  *finish(): Generator<void> {
+    if (this.built) return;
+    const positions = Array.from({ length: this.list.length }, (_, i) => i);
+    const byPosition = treeFromSorted(positions, this.list);
+    yield;
+    const indexes = new Map<string, Map<string, OrderedIds>>();
+    for (let i = 0; i < this.indexDefs.length; i++) {
+      const built = new Map<string, OrderedIds>();
+      let sinceYield = 0;
+      for (const [key, bucket] of this.buckets[i]!) {
+        built.set(key, OrderedIds.fromSorted(bucket));
+        sinceYield += bucket.length;
+        if (sinceYield >= 100_000) {
+          sinceYield = 0;
+          yield;
+        }
+      }
+      indexes.set(this.indexDefs[i]![0], built);
+    }
+    this.built = { position: this.position, byPosition, indexes };
   }
 }

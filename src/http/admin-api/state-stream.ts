@@ -192,3 +192,14 @@ export async function readNdjsonState(
   }
   return header;
 }
+
+/** Finishes building what `loader` read, giving other requests their turn at least every ~10 ms. */
+export async function finishLoading(loader: StoreLoader): Promise<void> {
+  let sliceStart = performance.now();
+  for (const _step of loader.finish()) {
+    if (performance.now() - sliceStart >= 10) {
+      await yieldToRequests();
+      sliceStart = performance.now();
+    }
+  }
+}

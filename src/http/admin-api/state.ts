@@ -6,7 +6,14 @@ import { jsonResponse } from "../respond.js";
 import { defineRoute } from "../route.js";
 import { ndjsonMediaType } from "../types.js";
 import { sandboxSnapshotSchema } from "./snapshot-schema.js";
-import { jsonState, ndjsonState, readNdjsonState, type StateHeader, splitLines } from "./state-stream.js";
+import {
+  finishLoading,
+  jsonState,
+  ndjsonState,
+  readNdjsonState,
+  type StateHeader,
+  splitLines,
+} from "./state-stream.js";
 
 export const stateRoutes = [
   defineRoute({
@@ -71,6 +78,7 @@ export const stateRoutes = [
             `The snapshot was refused and nothing changed: ${error instanceof Error ? error.message : String(error)}`,
           );
         }
+        await finishLoading(loader);
         services.admin.restoreLoaded(header, loader);
         return jsonResponse(200, { restored: true });
       }
