@@ -237,6 +237,7 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
     };
     return playScenario(loadScenario(source), {
       target: run.target,
+      apps: run.apps,
       seed: run.seed,
       snapshots: run.updateSnapshots ? "update" : "compare",
       createSandbox: run.live ? live : fresh,

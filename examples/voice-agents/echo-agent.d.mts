@@ -9,6 +9,8 @@ export interface EchoAgentEvent {
 export interface EchoAgent {
   /** The agent's voice URL (`/voice`), or another path on it. */
   url(path?: string): string;
+  /** The agent's WebSocket base URL (`ws://127.0.0.1:port`), or a path on it. */
+  socketUrl(path?: string): string;
   events: EchoAgentEvent[];
   close(): Promise<void>;
 }

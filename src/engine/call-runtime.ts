@@ -42,6 +42,13 @@ export interface CallRuntime {
   /** False when the party has no script at all: then default speech fills recordings. */
   scripted: boolean;
   untimed: PartyStep[];
+  /**
+   * An untimed step scheduled when a `<Connect>` agent went quiet; if the agent talks again before it is
+   * due, it goes back to the head of `untimed` (the caller waits for the agent to stop talking).
+   */
+  pendingListen: { step: PartyStep } | null;
+  /** A `<Connect>` app (stream or relay) is playing something to the caller now. */
+  agentTalking: boolean;
   verbCounts: Map<string, number>;
   /** Timers to drop when the call ends (ringing, ring timeout, party steps, time limit). */
   timers: EventHandle[];
@@ -72,6 +79,8 @@ export function createRuntime(sid: string, behaviour: PartyBehaviour, scripted: 
     behaviour,
     scripted,
     untimed: behaviour.steps.filter((s) => s.at === undefined && s.on === undefined),
+    pendingListen: null,
+    agentTalking: false,
     verbCounts: new Map(),
     timers: [],
     program: null,

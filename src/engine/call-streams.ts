@@ -74,6 +74,7 @@ export function createStreams(reg: CallRegistry): StreamsPart {
       return null;
     }
     const sid = ctx.ids.mint("MZ");
+    const env = parts.envFor(rt, null);
     let entry: Entry;
     const session = openStreamSession(
       {
@@ -99,6 +100,8 @@ export function createStreams(reg: CallRegistry): StreamsPart {
         },
         timeline: (kind, detail) => note(rt, kind, detail),
         alert: (code, message, level) => reg.alert(rt, code, message, level),
+        listening: () => env.listening("Connect"),
+        talking: () => env.talking(),
         statusCallback: (streamSpec, streamSid, event, error) => {
           if (!streamSpec.statusCallback) return;
           sendCallback(services, {
@@ -188,6 +191,7 @@ export function createStreams(reg: CallRegistry): StreamsPart {
         heard: (entry) => env.heard(entry),
         tts: (text, voice, language) => env.tts(text, voice, language),
         listening: () => env.listening("Connect"),
+        talking: () => env.talking(),
         ended: () => {
           relays.delete(rt.sid);
           scheduler.after(0, eventClass.continuation, `relay end ${rt.sid}`, () =>

@@ -21,19 +21,49 @@ export function createVerbEnv(
   const { services, parts, note, now, timer } = reg;
   const { ctx } = services;
 
-  /** A Gather or Record listens: the party's next untimed step answers it (an unscripted caller leaves a message). */
+  /**
+   * A Gather or Record listens, or a `<Connect>` app stopped talking: the party's next untimed step answers
+   * it (an unscripted caller leaves a message). A step waiting for the agent to talk waits on.
+   */
   const listening = (rt: CallRuntime, verb: string) => {
-    const next = rt.untimed.shift();
+    if (verb === "Connect") {
+      rt.agentTalking = false;
+      note(rt, "agent.listening");
+    }
+    const next = rt.untimed[0];
+    if (next?.agent === "talking") return;
+    rt.untimed.shift();
     if (next) {
-      timer(rt, now() + (next.after ?? 1000), eventClass.input, "party step", () =>
-        parts.party.runStep(rt, next),
-      );
+      const pending = { step: next };
+      // Only a Connect agent can start talking again before the step is due; then the step waits on.
+      if (verb === "Connect") rt.pendingListen = pending;
+      timer(rt, now() + (next.after ?? 1000), eventClass.input, "party step", () => {
+        if (verb === "Connect" && rt.pendingListen !== pending) return;
+        rt.pendingListen = null;
+        return parts.party.runStep(rt, next);
+      });
     } else if (!rt.scripted && verb === "Record") {
       // An unscripted caller leaves a short message, so recordings and transcripts have content.
       timer(rt, now() + 1000, eventClass.input, "default voicemail", () =>
         parts.party.speakNow(rt, defaultVoicemail, speechLengthMs(defaultVoicemail), 0.92),
       );
     }
+  };
+
+  /** A `<Connect>` app starts playing to the caller: a step waiting for that is scheduled, one waiting for quiet goes back. */
+  const talking = (rt: CallRuntime) => {
+    rt.agentTalking = true;
+    note(rt, "agent.talking");
+    if (rt.pendingListen) {
+      rt.untimed.unshift(rt.pendingListen.step);
+      rt.pendingListen = null;
+    }
+    const next = rt.untimed[0];
+    if (next?.agent !== "talking") return;
+    rt.untimed.shift();
+    timer(rt, now() + (next.after ?? 1000), eventClass.input, "party step", () =>
+      parts.party.runStep(rt, next),
+    );
   };
 
   /** A verb starts: party steps waiting for its nth start are armed. */
@@ -80,6 +110,7 @@ export function createVerbEnv(
     tts: (text, voice, _language) => tts(rt, text, voice),
     verbStarted: (node) => verbStarted(rt, node),
     listening: (verb) => listening(rt, verb),
+    talking: () => talking(rt),
     answer: () => {
       const call = reg.getCall(rt.sid);
       if (call.direction === "inbound" && call.answered_at === null && !isTerminalCallStatus(call.status)) {

@@ -15,6 +15,12 @@ export const partyStepSchema = z
     at: duration.optional(),
     on: z.strictObject({ verb: z.enum(listeningVerbs), nth: z.number().int().min(1).default(1) }).optional(),
     after: duration.optional(),
+    /**
+     * `talking`: the step waits, in its turn among the untimed steps, for a `<Connect>` app (media stream or
+     * ConversationRelay) to start playing something to the caller, then `after` (default 1 s): speech then
+     * cuts in while the agent talks.
+     */
+    agent: z.literal("talking").optional(),
     /** DTMF digits (0-9, *, #, A-D; w waits 0.5 s), pressed `gap` apart (default 300 ms). */
     press: z
       .string()
@@ -33,6 +39,9 @@ export const partyStepSchema = z
   })
   .refine((step) => !(step.at !== undefined && step.on !== undefined), {
     message: "a step is timed by at (from connect) or by on (a verb), not both",
+  })
+  .refine((step) => step.agent === undefined || (step.at === undefined && step.on === undefined), {
+    message: "a step is timed by agent (the agent starts talking), at or on: one of them",
   });
 export type PartyStep = z.output<typeof partyStepSchema>;
 

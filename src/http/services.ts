@@ -35,6 +35,8 @@ export interface ScenarioPlayer {
     options: {
       target?: string | undefined;
       seed?: number | string | undefined;
+      /** WebSocket apps' URLs by name, for `{apps.name}` in the scenario's markup. */
+      apps?: Record<string, string> | undefined;
       keep?: boolean | undefined;
       live?: boolean | undefined;
     },

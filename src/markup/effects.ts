@@ -177,6 +177,8 @@ export interface VerbEnv {
   verbStarted(node: MarkupNode): void;
   /** A Gather or Record is listening: the party's next untimed step is played into it. */
   listening(verb: "Gather" | "Record" | "Connect"): void;
+  /** A `<Connect>` app started playing to the caller (the party's steps waiting for the agent to talk are armed). */
+  talking(): void;
   /** Inbound calls are answered when their first verb other than Reject starts. */
   answer(): void;
   alert(code: number, message: string, level?: "error" | "warning"): void;

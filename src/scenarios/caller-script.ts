@@ -85,7 +85,10 @@ export function compileCaller(
     marks.set(index, mark);
     const timing: EngineStep = {};
     if (step.at !== undefined) timing.at = step.at - startMs;
-    else if (step.on) {
+    else if (step.on && "agent" in step.on) {
+      timing.agent = step.on.agent;
+      if (step.after !== undefined) timing.after = step.after;
+    } else if (step.on) {
       timing.on = step.on;
       if (step.after !== undefined) timing.after = step.after;
     } else if (step.after !== undefined) timing.after = step.after;

@@ -9,6 +9,8 @@ export type ReporterName = "pretty" | "junit" | "json";
 
 export interface RunCommandOptions {
   target?: string | undefined;
+  /** WebSocket apps' URLs by name (`--app name=url`). */
+  apps?: Record<string, string> | undefined;
   reporter: ReporterName;
   output?: string | undefined;
   seed?: number | string | undefined;
@@ -24,6 +26,7 @@ export async function runCommand(patterns: string[], options: RunCommandOptions)
   const progress = (text: string) => (reportToStdout ? process.stderr : process.stdout).write(`${text}\n`);
   const summary = await runScenarioFiles(patterns, {
     target: options.target,
+    apps: options.apps,
     seed: options.seed,
     updateSnapshots: options.updateSnapshots,
     sandbox: options.fixtures ? { fixtures: options.fixtures } : undefined,

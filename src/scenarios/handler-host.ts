@@ -1,5 +1,6 @@
 // The scenario's handler host: inline markup served in-process, other paths sent to --target, everything else recorded.
 import type { ReceivedWebhook, ReceiverAnswer } from "../webhooks/index.js";
+import { fillApps } from "./apps.js";
 import type { HandlerResponse, Scenario } from "./schema.js";
 
 /** Where inline handlers live: a host no one else answers, served by an in-process receiver. */
@@ -12,8 +13,10 @@ export interface HandlerHost {
   relative(url: string): string;
   /** Inline markup for a number's voice or sms: the path it is served at. */
   inline(number: string, kind: "voice" | "sms", markup: string): string;
-  /** Answers a request to the inline base. */
+  /** Answers a request to the inline base (`{apps.name}` in markup filled in). */
   answer(request: ReceivedWebhook): ReceiverAnswer;
+  /** Inline markup with `{apps.name}` filled in (place_call's twiml). */
+  fill(markup: string): string;
 }
 
 const scalarEqual = (expected: unknown, actual: string | undefined) =>
@@ -25,7 +28,11 @@ function pick(responses: HandlerResponse[], params: Record<string, string>): Han
   );
 }
 
-export function createHandlerHost(scenario: Scenario, target: string | undefined): HandlerHost {
+export function createHandlerHost(
+  scenario: Scenario,
+  target: string | undefined,
+  apps: ReadonlyMap<string, string> = new Map(),
+): HandlerHost {
   const handlers = new Map(Object.entries(scenario.handlers));
   const targetBase = target?.replace(/\/+$/, "");
   return {
@@ -41,6 +48,7 @@ export function createHandlerHost(scenario: Scenario, target: string | undefined
       }
       return url;
     },
+    fill: (markup) => fillApps(markup, apps),
     inline(number, kind, markup) {
       const path = `/numbers/${number.replace(/^\+/, "")}/${kind}`;
       handlers.set(path, markup);
@@ -52,7 +60,7 @@ export function createHandlerHost(scenario: Scenario, target: string | undefined
       // Callbacks to paths with no handler are accepted and recorded, as a customer's app would.
       if (handler === undefined) return { status: 200, body: "" };
       if (typeof handler === "string")
-        return { status: 200, headers: { "content-type": "text/xml" }, body: handler };
+        return { status: 200, headers: { "content-type": "text/xml" }, body: fillApps(handler, apps) };
       const chosen = pick(handler, request.params);
       if (!chosen) {
         return {
@@ -65,7 +73,7 @@ export function createHandlerHost(scenario: Scenario, target: string | undefined
       return {
         status: chosen.status ?? 200,
         headers: { "content-type": chosen.content_type ?? (isMarkup ? "text/xml" : "text/plain") },
-        body: chosen.markup ?? chosen.body ?? "",
+        body: chosen.markup !== undefined ? fillApps(chosen.markup, apps) : (chosen.body ?? ""),
       };
     },
   };

@@ -1,6 +1,7 @@
 // What happened in a scenario's sandbox, as plain records for expectations: calls, recordings, webhooks, ledger...
 
 import type { HandlerHost } from "./handler-host.js";
+import { relayRecords, streamRecords, type Timed } from "./observe-streams.js";
 import type { PlayedSandbox } from "./played-sandbox.js";
 import { formatOffset } from "./result.js";
 
@@ -23,6 +24,10 @@ export interface Observer {
   balanceCents(): number;
   events(): Record<string, unknown>[];
   alerts(): Record<string, unknown>[];
+  /** Media streams of the account's calls, oldest first. */
+  streams(): Record<string, unknown>[];
+  /** ConversationRelay sessions of the account's calls, oldest first. */
+  relays(): Record<string, unknown>[];
   /** The call's timeline, one line per entry, times from the scenario's start. */
   timeline(sid: string): string[];
   offset(ms: number): string;
@@ -49,6 +54,8 @@ export function createObserver(
   const ids = new Map<string, string>();
   const offset = (ms: number) => formatOffset(ms - origin);
   const idOf = (sid: string) => [...ids.entries()].find(([, s]) => s === sid)?.[0];
+  const callSids = () => core.store.calls.where("account", accountSid).map((c) => c.sid);
+  const inOrder = (all: Timed[]) => all.sort((a, b) => a.startedAt - b.startedAt).map((t) => t.record);
   return {
     accountSid,
     ids,
@@ -98,6 +105,15 @@ export function createObserver(
         level: a.level,
         message: a.message,
       })),
+    streams() {
+      const callbacks = core.webhooks.deliveries
+        .filter((d) => d.attempt === 1 && d.kind === "stream-status")
+        .map((d) => ({ streamSid: String(d.params.StreamSid), event: String(d.params.StreamEvent) }));
+      return inOrder(
+        callSids().flatMap((sid) => streamRecords(sid, core.calls.timeline(sid), callbacks, offset)),
+      );
+    },
+    relays: () => inOrder(callSids().flatMap((sid) => relayRecords(sid, core.calls.timeline(sid), offset))),
     timeline(sid) {
       return core.calls.timeline(sid).map((entry) => {
         const detail = Object.keys(entry.detail).length > 0 ? ` ${JSON.stringify(entry.detail)}` : "";

@@ -12,6 +12,8 @@ export interface RunFilesOptions {
   target?: string | undefined;
   /** Overrides every scenario's seed. */
   seed?: number | string | undefined;
+  /** URLs of the WebSocket apps scenarios name (`apps`), by name. */
+  apps?: Readonly<Record<string, string>> | undefined;
   /** Rewrite the timeline snapshots of scenarios with `snapshot: true` instead of comparing them. */
   updateSnapshots?: boolean | undefined;
   /** Options of the sandboxes scenarios play in (fixtures, carrier key...); the clock is always virtual. */
@@ -40,12 +42,13 @@ export async function expandScenarioFiles(
 /** Plays one loaded scenario in a fresh sandbox made from `options.sandbox`. */
 export function playInFreshSandbox(
   loaded: LoadedScenario,
-  options: Pick<RunFilesOptions, "target" | "seed" | "sandbox" | "updateSnapshots"> & {
+  options: Pick<RunFilesOptions, "target" | "seed" | "apps" | "sandbox" | "updateSnapshots"> & {
     snapshots?: ScenarioRunOptions["snapshots"];
   },
 ): Promise<ScenarioResult> {
   return playScenario(loaded, {
     target: options.target,
+    apps: options.apps,
     seed: options.seed,
     snapshots: options.snapshots ?? (options.updateSnapshots ? "update" : "compare"),
     createSandbox: (recipe) =>

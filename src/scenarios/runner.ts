@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import { isTerminalCallStatus } from "../domain/call.js";
 import { startStopwatch } from "../engine/clock.js";
 import { type ApiClient, createApiClient, must, StepRefused } from "./api-client.js";
+import { resolveApps } from "./apps.js";
 import { type CallerScript, compileCaller, type PartyMark } from "./caller-script.js";
 import {
   type CheckContext,
@@ -39,6 +40,8 @@ export interface ScenarioRunOptions {
   target?: string | undefined;
   /** Overrides the scenario's seed. */
   seed?: number | string | undefined;
+  /** WebSocket apps' URLs by name, over the file's `apps` (`{apps.name}` in inline markup). */
+  apps?: Readonly<Record<string, string>> | undefined;
   /** Builds the fresh sandbox a scenario plays in (always on a virtual clock). */
   createSandbox: (recipe: SandboxRecipe) => PlayedSandbox;
   /** Receives the sandbox once the scenario has played (to keep or inspect its state). */
@@ -58,6 +61,8 @@ export interface RunScenarioOptions {
   target?: string | undefined;
   /** Overrides the scenario's seed. */
   seed?: number | string | undefined;
+  /** URLs of the WebSocket apps the scenario names (`apps`), e.g. `{ echo: "ws://127.0.0.1:3002" }`. */
+  apps?: Readonly<Record<string, string>> | undefined;
   /** Rewrite the timeline snapshot (`snapshot: true`) instead of comparing with it. */
   updateSnapshots?: boolean | undefined;
   /** Afterwards, this sandbox takes the scenario's final state (to look at it through the APIs). */
@@ -222,7 +227,7 @@ class Player {
     if (call.callee) this.core.calls.setParty(call.to, call.callee);
     const form: Record<string, string | string[]> = { To: call.to, From: call.from };
     if (call.url !== undefined) form.Url = this.host.resolve(call.url);
-    if (call.twiml !== undefined) form.Twiml = call.twiml;
+    if (call.twiml !== undefined) form.Twiml = this.host.fill(call.twiml);
     if (call.method) form.Method = call.method;
     if (call.fallback_url) form.FallbackUrl = this.host.resolve(call.fallback_url);
     if (call.status_callback) form.StatusCallback = this.host.resolve(call.status_callback);
@@ -371,6 +376,42 @@ class Player {
     return this.stopped;
   }
 
+  /**
+   * On a call connected to a WebSocket app (`<Connect>`), caller steps that never happened (the app closed
+   * early, so the call moved on or ended) are failures naming when and how the call ended. Elsewhere a step
+   * left over is allowed, as it always was; a hang-up that did not happen is no loss anywhere.
+   */
+  checkUnplayedSteps(): void {
+    for (const [id, script] of this.scripts) {
+      const sid = this.observer.ids.get(id);
+      if (!sid) continue;
+      const connected = this.core.calls
+        .timeline(sid)
+        .some((e) => e.kind === "verb.start" && e.detail.verb === "Connect");
+      if (!connected) continue;
+      const entries = partyEntries(this.core, sid);
+      let from = 0;
+      for (const [index, mark] of script.marks) {
+        const found = entries.findIndex((e, i) => i >= from && matchesMark(e, mark));
+        if (found !== -1) {
+          from = found + 1;
+          continue;
+        }
+        if (mark.kind === "party.hangup") continue;
+        const step = this.scenario.steps[index]!;
+        const call = this.core.store.calls.get(sid);
+        const ended =
+          call && isTerminalCallStatus(call.status) && call.end_time !== null
+            ? `the call ended ${call.status} at ${this.observer.offset(call.end_time)} first`
+            : "the call never got to it before the scenario's time ran out";
+        this.failures.push({
+          ...stepFailure(this.loaded, index, step, `call ${id}: this caller step never happened: ${ended}`),
+          call: callContext(this.check, id, sid),
+        });
+      }
+    }
+  }
+
   /** expect_heard steps: the call heard it, before the caller's next step on that call happened. */
   checkHeardSteps(): void {
     const claimed = new Map<string, number>();
@@ -473,8 +514,24 @@ export async function playScenario(
       wallMs: stopwatch(),
     };
 
+  const apps = resolveApps(scenario, options.apps);
+  if (apps.invalid.length > 0)
+    return {
+      ...base,
+      status: "error",
+      error: `apps: ${apps.invalid.join(", ")}: not a ws:// or wss:// URL (give each app as name=ws://host:port)`,
+      wallMs: stopwatch(),
+    };
+  if (apps.missing.length > 0)
+    return {
+      ...base,
+      status: "skipped",
+      skipReason: `needs the URL of app ${apps.missing.join(", ")} (the apps option, --app name=ws://...)`,
+      wallMs: stopwatch(),
+    };
+
   const core = options.createSandbox({ fixtures: fixturesOf(loaded), seed });
-  const host = createHandlerHost(scenario, options.target);
+  const host = createHandlerHost(scenario, options.target, apps.urls);
   const unregister = core.webhooks.register(`${scenarioBaseUrl}/`, (request) => host.answer(request));
   const api = createApiClient(core);
   let player: Player | undefined;
@@ -507,6 +564,7 @@ export async function playScenario(
     await player.play();
     if (!player.aborted) {
       player.checkHeardSteps();
+      player.checkUnplayedSteps();
       if (scenario.expect) player.failures.push(...checkExpectation(check, scenario.expect, ["expect"]));
       const expectations = [
         ...scenario.steps.flatMap((s) => (s.expect ? [s.expect] : [])),

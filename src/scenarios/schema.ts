@@ -25,6 +25,18 @@ export const urlField = z
     message: 'must be an absolute http(s) URL or a path starting with "/" (served by handlers or --target)',
   });
 
+/** A WebSocket app's base URL, as `{apps.name}` stands for it in inline markup. */
+export const webSocketUrlField = z
+  .string({ error: "must be a ws:// or wss:// URL such as ws://127.0.0.1:3002" })
+  .refine((v) => /^wss?:\/\/[^\s/?#]+/.test(v) && URL.canParse(v), {
+    message: "must be a ws:// or wss:// URL such as ws://127.0.0.1:3002 (the WebSocket server of your agent)",
+  });
+
+/** Names an app in `apps` (and in `{apps.name}` placeholders). */
+export const appNameField = z
+  .string()
+  .regex(/^[A-Za-z][\w-]*$/, "must be a name such as echo or menu-agent (letters, digits, _ and -)");
+
 const markupField = z
   .string({ error: "must be call-control markup such as <Response><Say>Hi</Say></Response>" })
   .refine((v) => v.trim().startsWith("<"), { message: "must be markup starting with <Response>" });
@@ -286,6 +298,93 @@ const alertFields = {
   call: callRef,
 };
 
+/** A media stream the call opened (`<Connect><Stream>`, `<Start><Stream>` or the Streams API). */
+const streamFields = {
+  call: callRef,
+  sid: z.string().optional(),
+  name: z.string().nullable().optional(),
+  url: z.string().optional().describe("The WebSocket URL the sandbox connected to."),
+  track: z.enum(["inbound_track", "outbound_track", "both_tracks"]).optional(),
+  bidirectional: z.boolean().optional().describe("true for <Connect><Stream>."),
+  parameters: z
+    .record(z.string(), scalar)
+    .optional()
+    .describe("Custom parameters (<Parameter>) the start message carried (partial)."),
+  sent: z
+    .array(z.enum(["connected", "start", "media", "mark", "dtmf", "stop"]))
+    .optional()
+    .describe("The kinds of message the sandbox sent the app, in the order each was first sent."),
+  received: z
+    .array(z.enum(["media", "mark", "clear"]))
+    .optional()
+    .describe("The kinds of message the app sent, in the order each first came."),
+  marks: z
+    .array(z.string())
+    .optional()
+    .describe("Marks echoed back to the app once their audio played, in order."),
+  dtmf: z.string().optional().describe("The keys the caller pressed, as the app got them."),
+  played: durationField
+    .optional()
+    .describe("How long the app's audio played to the caller, in all (e.g. 1s or 1000)."),
+  utterances: z
+    .array(durationField)
+    .optional()
+    .describe("How long each stretch of the app's audio played, in order."),
+  cleared: z.number().int().min(0).optional().describe("How many clear messages the app sent."),
+  ended_by: z
+    .enum(["app", "call", "error"])
+    .optional()
+    .describe(
+      "app: the app closed the socket; call: the sandbox stopped it (hang-up, redirect, <Stop>); error: it failed.",
+    ),
+  close_code: z
+    .number()
+    .int()
+    .nullable()
+    .optional()
+    .describe("The app's close code (null: the sandbox closed it)."),
+  callbacks: z
+    .array(z.enum(["stream-started", "stream-stopped", "stream-error"]))
+    .optional()
+    .describe("The stream's status callbacks, in order."),
+};
+
+/** A ConversationRelay session of the call. */
+const relayFields = {
+  call: callRef,
+  session_id: z.string().optional(),
+  url: z.string().optional(),
+  status: z
+    .enum(["ended", "completed", "failed"])
+    .optional()
+    .describe(
+      "ended: the app sent end; completed: the socket closed or the call ended; failed: it never opened.",
+    ),
+  said: z
+    .array(z.string())
+    .optional()
+    .describe(
+      "What the agent said, one utterance an entry (the welcome greeting, then the app's text tokens joined up to each last).",
+    ),
+  prompts: z.array(z.string()).optional().describe("What the caller said, as prompt messages to the app."),
+  dtmf: z.string().optional().describe("The keys the app was told of (dtmfDetection)."),
+  interrupts: z
+    .array(z.string())
+    .optional()
+    .describe(
+      "utteranceUntilInterrupt of each interrupt message: what the agent had said when the caller cut in.",
+    ),
+  plays: z.array(z.string()).optional().describe("Audio the app had played (play source URLs)."),
+  sent_digits: z.string().optional().describe("Digits the app had played to the caller (sendDigits)."),
+  languages: z
+    .array(z.string())
+    .optional()
+    .describe("The tts language of each language message from the app, in order."),
+  handoff_data: z.string().nullable().optional(),
+  parameters: z.record(z.string(), scalar).optional(),
+  duration: z.number().int().optional().describe("SessionDuration in seconds."),
+};
+
 /** One entry of a list: the record's fields plus `count`. */
 const listEntry = <T extends Shape>(what: string, fields: T) =>
   strictFields(what, { ...fields, count: countField });
@@ -335,6 +434,8 @@ export const heardExpectationSchema = listEntry("what was heard", heardFields).r
 export const ledgerExpectationSchema = listEntry("a ledger entry", ledgerFields);
 export const eventExpectationSchema = listEntry("an event", eventFields);
 export const alertExpectationSchema = listEntry("an alert", alertFields);
+export const streamExpectationSchema = listEntry("a media stream", streamFields);
+export const relayExpectationSchema = listEntry("a ConversationRelay session", relayFields);
 
 export const neverSchema = strictFields("never", {
   calls: z
@@ -356,6 +457,8 @@ export const neverSchema = strictFields("never", {
   ledger: z.array(neverEntry("a ledger entry", ledgerFields)).optional(),
   events: z.array(neverEntry("an event", eventFields)).optional(),
   alerts: z.array(neverEntry("an alert", alertFields)).optional(),
+  streams: z.array(neverEntry("a media stream", streamFields)).optional(),
+  relays: z.array(neverEntry("a ConversationRelay session", relayFields)).optional(),
 });
 
 export const expectationSchema = strictFields("expect", {
@@ -391,6 +494,16 @@ export const expectationSchema = strictFields("expect", {
     .optional()
     .describe(
       "Engine alerts (markup and fetch errors), oldest first; `[]` means none at all. An alert no entry names fails the scenario unless allow_alerts lists its code.",
+    ),
+  streams: listExpectation(streamExpectationSchema, "media stream")
+    .optional()
+    .describe(
+      "Media streams, oldest first: what the sandbox sent the app, marks, keys, how long the app's audio played, how it ended, its callbacks.",
+    ),
+  relays: listExpectation(relayExpectationSchema, "ConversationRelay session")
+    .optional()
+    .describe(
+      "ConversationRelay sessions, oldest first: what the agent said, the caller's prompts and keys, interrupts, how it ended.",
     ),
   never: neverSchema.optional().describe("What must not have happened."),
 });
@@ -518,9 +631,19 @@ export const stepSchema = z
         "World steps: this long after the previous world step. Caller steps: this long after the call starts listening (default 1s), after on's verb starts, or (hangup) after the caller's previous step ends (default 1s).",
       ),
     on: z
-      .strictObject({ verb: z.enum(listeningVerbs), nth: z.number().int().min(1).default(1) })
+      .union(
+        [
+          z.strictObject({ verb: z.enum(listeningVerbs), nth: z.number().int().min(1).default(1) }),
+          z.strictObject({
+            agent: z.literal("talking", { error: 'the agent cue is "talking"' }),
+          }),
+        ],
+        { error: "must be { verb: Gather, nth: 1 } or { agent: talking }" },
+      )
       .optional()
-      .describe("Caller steps: when the call starts this verb for the nth time."),
+      .describe(
+        "Caller steps: when the call starts this verb for the nth time, or ({ agent: talking }) in its turn, when the <Connect> app next starts talking (then after, default 1s): the caller cuts in.",
+      ),
     expect_error: stepErrorSchema
       .optional()
       .describe("The step is expected to be refused (e.g. a suspended account): the error it must give."),
@@ -675,6 +798,12 @@ export const scenarioSchema = z.strictObject({
     .optional()
     .describe(
       "Alert codes that may occur without an `alerts` expectation naming them (`true`: any). By default any alert fails the scenario.",
+    ),
+  apps: z
+    .record(appNameField, webSocketUrlField.nullable())
+    .default({})
+    .describe(
+      "WebSocket apps (media stream or ConversationRelay servers) by name: `{apps.name}` in inline markup stands for the URL. null: the run gives it (the apps option); without it the scenario is skipped.",
     ),
   account: accountSetupSchema.optional(),
   numbers: z.array(numberSetupSchema).default([]),

@@ -11,6 +11,11 @@ export interface ScenarioTestOptions {
   target?: string | (() => string) | undefined;
   /** Overrides every scenario's seed. */
   seed?: number | string | undefined;
+  /**
+   * URLs of the WebSocket apps scenarios name (`apps`), e.g. `{ echo: "ws://127.0.0.1:3002" }`, or a function
+   * read when the test runs (for an app your test starts on a free port).
+   */
+  apps?: Readonly<Record<string, string>> | (() => Readonly<Record<string, string>>) | undefined;
   /** Options of the sandboxes scenarios play in (fixtures, carrier key, webhook fetch...). */
   sandbox?: SandboxOptions | undefined;
   cwd?: string | undefined;
@@ -86,6 +91,7 @@ export function scenarioTests(
       const target = typeof options.target === "function" ? options.target() : options.target;
       const result = await playInFreshSandbox(loaded, {
         target,
+        apps: typeof options.apps === "function" ? options.apps() : options.apps,
         seed: options.seed,
         sandbox: options.sandbox,
         // With vitest's expect the timeline goes to its snapshot file, not beside the scenario.

@@ -337,15 +337,28 @@ program
     ).env("VOICE_SANDBOX_FIXTURES"),
   )
   .option("-u, --update-snapshots", "rewrite the timeline snapshots of scenarios with snapshot: true")
+  .option(
+    "-a, --app <name=url...>",
+    "a WebSocket app's URL for {apps.name} in the scenarios' markup, e.g. echo=ws://127.0.0.1:3002 (repeatable)",
+  )
   .action(async (files: string[], options) => {
     const { runCommand } = await import("../scenarios/cli-run.js");
+    const { parseAppPairs } = await import("../scenarios/apps.js");
+    let apps: Record<string, string> | undefined;
+    try {
+      apps = options.app ? parseAppPairs(options.app as string[]) : undefined;
+    } catch (error) {
+      process.stderr.write(`voice-sandbox run: --app ${(error as Error).message}\n`);
+      process.exitCode = 2;
+      return;
+    }
     const seed =
       options.seed === undefined
         ? undefined
         : /^\d+$/.test(options.seed)
           ? Number(options.seed)
           : options.seed;
-    process.exitCode = await runCommand(files, { ...options, seed });
+    process.exitCode = await runCommand(files, { ...options, seed, apps });
   });
 
 await program.parseAsync(process.argv);

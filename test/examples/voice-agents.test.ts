@@ -1,8 +1,12 @@
 // The voice agent examples, driven by the sandbox: the echo agent over a media stream, the menu agent over ConversationRelay.
-import { afterEach, describe, expect, it } from "vitest";
+import { execFile } from "node:child_process";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, afterEach, beforeAll, describe, expect, it, test } from "vitest";
 import { startEchoAgent } from "../../examples/voice-agents/echo-agent.mjs";
 import { startMenuAgent } from "../../examples/voice-agents/menu-agent.mjs";
 import { createSandbox } from "../../src/index.js";
+import { scenarioTests } from "../../src/scenarios/vitest.js";
 import { fixtures } from "../support/fixtures.js";
 
 const caller = "+14155550123";
@@ -88,5 +92,49 @@ describe("voice agent examples", () => {
     await sandbox.settle();
     expect(agent.transcript).toEqual([{ caller: "pressed 2" }, { agent: "Sure, support it is." }]);
     expect(sandbox.calls.heard(sid).at(-1)?.text).toBe("Connecting you to support.");
+  });
+});
+
+describe("voice agent examples: their scenario files", () => {
+  let echo: Awaited<ReturnType<typeof startEchoAgent>>;
+  let menu: Awaited<ReturnType<typeof startMenuAgent>>;
+  beforeAll(async () => {
+    [echo, menu] = await Promise.all([startEchoAgent(), startMenuAgent()]);
+  });
+  afterAll(async () => {
+    await Promise.all([echo.close(), menu.close()]);
+  });
+
+  // The echo scenario's inline markup names the agent's socket ({apps.echo}); the menu agent serves its markup (target).
+  test.for(
+    scenarioTests("examples/voice-agents/*.yaml", {
+      cwd: join(import.meta.dirname, "../.."),
+      target: () => menu.url(""),
+      apps: () => ({ echo: echo.socketUrl() }),
+    }),
+  )("$name", (scenario, ctx) => scenario.run(ctx));
+
+  it("the command line gives the echo scenario its agent with --app name=url", async () => {
+    const repo = join(import.meta.dirname, "../..");
+    const cli = [
+      "--import",
+      "tsx",
+      join(repo, "src/server/cli.ts"),
+      "run",
+      "examples/voice-agents/echo-agent.yaml",
+    ];
+    const run = (args: string[]) =>
+      promisify(execFile)(process.execPath, [...cli, ...args], { cwd: repo, timeout: 60_000 }).then(
+        (out) => ({ code: 0, ...out }),
+        (error: { code: number; stdout: string; stderr: string }) => error,
+      );
+    const passed = await run(["--app", `echo=${echo.socketUrl()}`]);
+    expect(passed.code, passed.stdout + passed.stderr).toBe(0);
+    expect(passed.stdout).toContain("1 passed");
+    const skipped = await run([]);
+    expect(skipped.stdout).toContain("needs the URL of app echo");
+    const wrong = await run(["--app", "echo"]);
+    expect(wrong).toMatchObject({ code: 2 });
+    expect(wrong.stderr).toContain('--app "echo" is not name=url (e.g. echo=ws://127.0.0.1:3002)');
   });
 });

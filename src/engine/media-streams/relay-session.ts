@@ -4,6 +4,7 @@ import { speechLengthMs } from "../../markup/speech-length.js";
 import { digitLengthMs, playLengthMs } from "../../markup/verbs/play.js";
 import type { ClockMode } from "../clock.js";
 import { type EventHandle, eventClass, type Scheduler } from "../scheduler.js";
+import { quietAgentMs } from "./agent-turns.js";
 import { type AppSocket, openAppSocket } from "./app-socket.js";
 import { type RelayAppMessage, readRelayMessage, relayMessages, type SetupInfo } from "./relay-protocol.js";
 import { socketUrl } from "./stream-session.js";
@@ -31,6 +32,8 @@ export interface RelaySessionHost {
   tts(text: string, voice: string, language: string): void;
   /** The agent has stopped talking: the scripted caller's next untimed step answers it. */
   listening(): void;
+  /** The agent starts talking (after being quiet): a caller step waiting to cut in is armed. */
+  talking(): void;
   /** The session is over (either side, or it never opened): the verb waiting on it moves on. */
   ended(): void;
 }
@@ -56,6 +59,16 @@ export function openRelaySession(host: RelaySessionHost, sessionId: string, spec
   let playing: { item: Speech; startedAt: number; ms: number; handle: EventHandle } | null = null;
   let received = 0;
   let invalid = 0;
+  let talking = false;
+  /** Armed by the caller's prompt or key: an app that says nothing for a while lets the caller go on. */
+  let quiet: EventHandle | null = null;
+  const awaitAnswer = () => {
+    scheduler.cancel(quiet);
+    quiet = scheduler.after(quietAgentMs, eventClass.timer, `relay quiet ${sessionId}`, () => {
+      quiet = null;
+      if (state === "open" && !talking && !playing && queue.length === 0) host.listening();
+    });
+  };
   /** Virtual clock: checks run on every message from the app and on close (the reply waits). */
   const checks = new Set<() => void>();
 
@@ -69,10 +82,13 @@ export function openRelaySession(host: RelaySessionHost, sessionId: string, spec
     }
   };
 
-  const finish = (status: RelayResult["status"], extra: Partial<RelayResult> = {}) => {
+  /** `notify`: the verb waiting on the session hears of it (not when the verb itself stopped it). */
+  const finish = (status: RelayResult["status"], extra: Partial<RelayResult> = {}, notify = true) => {
     if (state === "ended") return;
+    const opened = state === "open";
     state = "ended";
     scheduler.cancel(playing?.handle);
+    scheduler.cancel(quiet);
     playing = null;
     queue.length = 0;
     result = {
@@ -81,9 +97,17 @@ export function openRelaySession(host: RelaySessionHost, sessionId: string, spec
       handoffData: null,
       ...extra,
     };
-    host.timeline("relay.ended", { sessionId, status, received, invalid });
+    host.timeline("relay.ended", {
+      sessionId,
+      url: spec.url,
+      status,
+      durationSeconds: opened ? result.durationSeconds : 0,
+      handoffData: result.handoffData,
+      received,
+      invalid,
+    });
     for (const check of [...checks]) check();
-    host.ended();
+    if (notify) host.ended();
   };
 
   const lengthOf = (item: Speech) =>
@@ -98,6 +122,12 @@ export function openRelaySession(host: RelaySessionHost, sessionId: string, spec
     if (playing || state !== "open") return;
     const item = queue.shift();
     if (!item) return;
+    if (!talking) {
+      talking = true;
+      scheduler.cancel(quiet);
+      quiet = null;
+      host.talking();
+    }
     if (item.kind === "say") {
       host.tts(item.text, spec.voice, ttsLanguage);
       host.heard({ kind: "say", text: item.text, voice: spec.voice, language: ttsLanguage });
@@ -106,7 +136,10 @@ export function openRelaySession(host: RelaySessionHost, sessionId: string, spec
     const ms = lengthOf(item);
     const handle = scheduler.after(ms, eventClass.timer, `relay speech ${sessionId}`, () => {
       playing = null;
-      if (queue.length === 0) host.listening();
+      if (queue.length === 0) {
+        talking = false;
+        host.listening();
+      }
       playNext();
     });
     playing = { item, startedAt: host.now(), ms, handle };
@@ -204,11 +237,14 @@ export function openRelaySession(host: RelaySessionHost, sessionId: string, spec
     if (state !== "connecting") return;
     state = "open";
     startedAt = host.now();
-    host.timeline("relay.started", { sessionId, url: spec.url });
+    host.timeline("relay.started", { sessionId, url: spec.url, parameters: spec.parameters });
     send(relayMessages.setup({ ...host.call, sessionId, customParameters: spec.parameters }));
     if (spec.welcomeGreeting) {
       enqueue({ kind: "say", text: spec.welcomeGreeting, interruptible: spec.welcomeGreetingInterruptible });
-    } else host.listening();
+    } else {
+      talking = false;
+      host.listening();
+    }
   };
 
   const fail = (code: number, message: string) => {
@@ -265,6 +301,7 @@ export function openRelaySession(host: RelaySessionHost, sessionId: string, spec
       host.timeline("relay.prompt", { sessionId, text });
       send(relayMessages.prompt(text, transcriptionLanguage));
       awaitReply();
+      awaitAnswer();
     },
     speechStarted() {
       // The caller talks over the agent: what is playing stops if it may be interrupted, with what was said so far.
@@ -277,6 +314,8 @@ export function openRelaySession(host: RelaySessionHost, sessionId: string, spec
       scheduler.cancel(playing.handle);
       playing = null;
       queue.length = 0;
+      // Quiet now, but the caller is still talking: the next step waits for the agent's answer to end.
+      talking = false;
       host.timeline("relay.interrupt", { sessionId, said, ms: elapsed });
       send(relayMessages.interrupt(said, elapsed));
     },
@@ -285,14 +324,18 @@ export function openRelaySession(host: RelaySessionHost, sessionId: string, spec
       host.timeline("relay.dtmf", { sessionId, digit });
       send(relayMessages.dtmf(digit));
       awaitReply();
+      awaitAnswer();
     },
     stop() {
       if (state === "ended") return;
-      if (state === "connecting") socket?.terminate();
-      else closeSocket();
-      state = "ended";
-      scheduler.cancel(playing?.handle);
-      for (const check of [...checks]) check();
+      // The call ended or moved on mid-session: the session is over, as completed as an app's close.
+      if (state === "connecting") {
+        socket?.terminate();
+        finish("failed", { errorMessage: "the call ended before the WebSocket opened" }, false);
+        return;
+      }
+      closeSocket();
+      finish("completed", {}, false);
     },
   };
 }

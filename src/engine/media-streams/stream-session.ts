@@ -2,6 +2,7 @@
 import type { StreamControl, StreamSpec } from "../../markup/effects.js";
 import type { ClockMode } from "../clock.js";
 import { type EventHandle, eventClass, type Scheduler } from "../scheduler.js";
+import { quietAgentMs } from "./agent-turns.js";
 import { type AppSocket, openAppSocket } from "./app-socket.js";
 import { framePayloads } from "./stream-audio.js";
 import {
@@ -36,6 +37,10 @@ export interface StreamSessionHost {
   timeline(kind: string, detail?: Record<string, unknown>): void;
   alert(code: number, message: string, level?: "error" | "warning"): void;
   statusCallback(spec: StreamSpec, sid: string, event: StreamEvent, error?: string): void;
+  /** A bidirectional stream's app stopped playing audio (or has not started): the caller's next untimed step answers it. */
+  listening(): void;
+  /** The app's audio starts playing to the caller. */
+  talking(): void;
   /** The stream is over (closed by either side, or never opened): the verb waiting on it moves on. */
   ended(sid: string): void;
 }
@@ -73,25 +78,54 @@ export function openStreamSession(host: StreamSessionHost, sid: string, spec: St
   let marksEchoed = 0;
   let droppedFrames = 0;
   let refused = 0;
+  /** The app's audio is playing now, and how much of it has played since it started (one utterance). */
+  let talking = false;
+  let utteranceMs = 0;
+  /** The caller was speaking at the last frame; a turn of theirs arms `quiet` (see agent-turns.ts). */
+  let callerWasSpeaking = false;
+  let quiet: EventHandle | null = null;
+  /** Message kinds sent to and taken from the app, in the order each first went (for expectations). */
+  const sent = new Set<string>();
+  const received = new Set<string>();
+  let endedBy: "app" | "call" | "error" = "call";
   const virtual = () => host.clockMode() === "virtual";
 
-  const send = (message: object) => socket?.send(message);
+  const send = (message: { event: string }) => {
+    sent.add(message.event);
+    socket?.send(message);
+  };
   /** Virtual clock: the app has read everything sent so far (see app-socket.ts). */
   const lockstep = () => socket?.caughtUp() ?? Promise.resolve();
+
+  /** The caller's turn ended: if the app plays nothing for a while, the caller may go on. */
+  const awaitAnswer = () => {
+    if (!spec.bidirectional) return;
+    scheduler.cancel(quiet);
+    quiet = scheduler.after(quietAgentMs, eventClass.timer, `stream quiet ${sid}`, () => {
+      quiet = null;
+      if (state === "open" && !talking) host.listening();
+    });
+  };
 
   /** `notify`: the verb waiting on the stream hears of it (not when the verb itself stopped the stream). */
   const finish = (notify = true) => {
     if (state === "ended") return;
     state = "ended";
     scheduler.cancel(tick);
+    scheduler.cancel(quiet);
     tick = null;
+    if (talking) host.timeline("stream.played", { sid, ms: utteranceMs });
     host.timeline("stream.ended", {
       sid,
+      url: spec.url,
       chunks: chunk,
       playedMs,
       marks: marksEchoed,
       droppedFrames,
       refused,
+      endedBy,
+      sent: [...sent],
+      received: [...received],
     });
     if (notify) host.ended(sid);
   };
@@ -99,6 +133,7 @@ export function openStreamSession(host: StreamSessionHost, sid: string, spec: St
   /** The stream could not start or broke: an alert, the stream-error callback, and the end. */
   const fail = (code: number, message: string) => {
     if (state === "ended") return;
+    endedBy = "error";
     host.alert(code, `${message} (${spec.url})`);
     host.statusCallback(spec, sid, "stream-error", message);
     socket?.terminate();
@@ -148,6 +183,7 @@ export function openStreamSession(host: StreamSessionHost, sid: string, spec: St
   };
 
   const apply = (message: AppMessage) => {
+    received.add(message.event);
     if (message.streamSid !== sid) {
       refuse(`streamSid ${JSON.stringify(message.streamSid)} is not this stream's (${sid})`);
       return;
@@ -184,12 +220,15 @@ export function openStreamSession(host: StreamSessionHost, sid: string, spec: St
     if (state !== "open" || !socket) return undefined;
     chunk++;
     const at = startedAt + (chunk - 1) * frameMs;
+    const callerSpeaking = host.callerSpeaking(at);
+    if (callerWasSpeaking && !callerSpeaking) awaitAnswer();
+    callerWasSpeaking = callerSpeaking;
     if (socket.bufferedAmount > maxBufferedBytes) droppedFrames++;
     else {
       for (const track of trackNames(spec.track)) {
         const payload =
           track === "inbound"
-            ? host.callerSpeaking(at)
+            ? callerSpeaking
               ? framePayloads.callerSpeech
               : framePayloads.silence
             : host.sandboxSpeaking(at) || (spec.bidirectional && playback[0]?.kind === "audio")
@@ -198,7 +237,23 @@ export function openStreamSession(host: StreamSessionHost, sid: string, spec: St
         send(messages.media(++sequence, sid, track, chunk, payload));
       }
     }
+    const before = playedMs;
     play(frameMs);
+    // The app talks from the first frame its audio plays until a frame plays none of it.
+    if (playedMs > before) {
+      if (!talking) {
+        talking = true;
+        scheduler.cancel(quiet);
+        quiet = null;
+        host.talking();
+      }
+      utteranceMs += playedMs - before;
+    } else if (talking) {
+      talking = false;
+      host.timeline("stream.played", { sid, ms: utteranceMs });
+      utteranceMs = 0;
+      host.listening();
+    }
     scheduleTick();
     return virtual() ? lockstep() : undefined;
   };
@@ -207,7 +262,14 @@ export function openStreamSession(host: StreamSessionHost, sid: string, spec: St
     if (state !== "connecting") return;
     state = "open";
     startedAt = host.now();
-    host.timeline("stream.started", { sid, url: spec.url, track: spec.track, name: spec.name });
+    host.timeline("stream.started", {
+      sid,
+      url: spec.url,
+      track: spec.track,
+      name: spec.name,
+      bidirectional: spec.bidirectional,
+      parameters: spec.parameters,
+    });
     send(messages.connected());
     send(
       messages.start(++sequence, {
@@ -220,11 +282,14 @@ export function openStreamSession(host: StreamSessionHost, sid: string, spec: St
     );
     host.statusCallback(spec, sid, "stream-started");
     scheduleTick();
+    // The app has said nothing yet: a caller with something to say goes first.
+    if (spec.bidirectional) host.listening();
   };
 
   const onClose = (code: number, reason: string) => {
     if (state === "ended") return;
     if (state === "open") {
+      endedBy = code === 1000 || code === 1005 ? "app" : "error";
       host.timeline("stream.closed", { sid, code, reason });
       // The app ended the stream: a clean close is how <Connect><Stream> hands the call back. A socket
       // dropped without a close frame is 31903 (broken pipe); any other close code is 31921.
@@ -287,6 +352,7 @@ export function openStreamSession(host: StreamSessionHost, sid: string, spec: St
       if (state !== "open") return;
       host.timeline("stream.dtmf", { sid, digit });
       send(messages.dtmf(++sequence, sid, digit));
+      awaitAnswer();
     },
     stop() {
       if (state === "ended" || state === "stopping") return;
@@ -309,6 +375,7 @@ export function openStreamSession(host: StreamSessionHost, sid: string, spec: St
       socket?.terminate();
       if (state !== "ended") {
         state = "ended";
+        scheduler.cancel(quiet);
         scheduler.cancel(tick);
       }
     },

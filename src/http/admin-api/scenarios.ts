@@ -27,11 +27,25 @@ export const scenarioResultSchema = z.looseObject({
   trace: z.array(z.looseObject({ at: z.string(), kind: z.string(), url: z.string() })),
 });
 
+/** `name=ws://host:port`: one app of the scenario's `apps`. */
+const appPair = z
+  .string()
+  .regex(
+    /^[A-Za-z][\w-]*=wss?:\/\/\S+$/,
+    "must be name=ws://host:port (an app the scenario names, and its WebSocket URL)",
+  );
+
 const query = z.strictObject({
   target: z.url({ protocol: /^https?$/, error: "must be the http(s) base URL of your app" }).optional(),
   seed: z.string().min(1).optional(),
   keep: z.enum(["true", "false"], { error: "must be true or false" }).optional(),
   live: z.enum(["true", "false"], { error: "must be true or false" }).optional(),
+  app: z
+    .union([appPair, z.array(appPair)])
+    .optional()
+    .describe(
+      "A WebSocket app's URL for {apps.name} in the scenario's markup, as name=ws://host:port (repeatable)",
+    ),
 });
 
 export const scenarioRoutes = [
@@ -52,8 +66,13 @@ export const scenarioRoutes = [
         );
       const seed =
         query.seed === undefined ? undefined : /^\d+$/.test(query.seed) ? Number(query.seed) : query.seed;
+      const apps =
+        query.app === undefined
+          ? undefined
+          : Object.fromEntries([query.app].flat().map((pair) => pair.split(/=(.*)/s).slice(0, 2)));
       const played = await services.scenarios.run(request.body, {
         target: query.target,
+        apps,
         seed,
         keep: query.keep === "true",
         live: query.live === "true",

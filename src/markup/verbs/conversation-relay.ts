@@ -1,6 +1,13 @@
 // <Connect><ConversationRelay>: the caller's speech goes to the app as text prompts and the app's text is spoken back, until either side ends it.
 import { boolAttr, methodAttr } from "../attrs.js";
-import type { RelaySpec, VerbEnv, VerbRun, Wake } from "../effects.js";
+import {
+  CallEnded,
+  type RelayControl,
+  type RelaySpec,
+  type VerbEnv,
+  type VerbRun,
+  type Wake,
+} from "../effects.js";
 import type { MarkupNode } from "../parse.js";
 
 /** `interruptible` and `welcomeGreetingInterruptible`: any, speech (or true) let the caller's speech cut in. */
@@ -28,8 +35,23 @@ export function readRelayNoun(noun: MarkupNode, env: VerbEnv): RelaySpec {
   };
 }
 
+/** What the Connect action is told of the session (Twilio's parameters). */
+function sessionParams(session: RelayControl): Record<string, string> {
+  const result = session.result();
+  const params: Record<string, string> = {
+    SessionId: session.sessionId,
+    SessionStatus: result.status,
+    SessionDuration: String(result.durationSeconds),
+  };
+  if (result.handoffData !== null) params.HandoffData = result.handoffData;
+  if (result.errorCode !== undefined) params.ErrorCode = String(result.errorCode);
+  if (result.errorMessage !== undefined) params.ErrorMessage = result.errorMessage;
+  return params;
+}
+
 export function* conversationRelay(node: MarkupNode, noun: MarkupNode, env: VerbEnv): VerbRun {
   const session = env.openRelay(readRelayNoun(noun, env));
+  const action = node.attrs.action ? env.resolve(node.attrs.action) : null;
   try {
     while (!session.ended()) {
       const wake = (yield {
@@ -41,22 +63,25 @@ export function* conversationRelay(node: MarkupNode, noun: MarkupNode, env: Verb
       else if (wake.kind === "speech-start") session.speechStarted();
       else if (wake.kind === "dtmf") session.dtmf(wake.digit);
     }
+  } catch (error) {
+    session.stop();
+    // The caller hung up mid-session: the action is still requested, for the record only (its answer is ignored).
+    if (error instanceof CallEnded && action) {
+      yield {
+        type: "fetch",
+        url: action,
+        method: methodAttr(node),
+        params: env.actionParams(sessionParams(session)),
+      };
+    }
+    throw error;
   } finally {
     // The call ended or was redirected during the session: the socket closes.
     session.stop();
   }
-  if (!node.attrs.action) return { type: "next" };
-  const result = session.result();
-  const params: Record<string, string> = {
-    SessionId: session.sessionId,
-    SessionStatus: result.status,
-    SessionDuration: String(result.durationSeconds),
-  };
-  if (result.handoffData !== null) params.HandoffData = result.handoffData;
-  if (result.errorCode !== undefined) params.ErrorCode = String(result.errorCode);
-  if (result.errorMessage !== undefined) params.ErrorMessage = result.errorMessage;
+  if (!action) return { type: "next" };
   return {
     type: "navigate",
-    to: { kind: "url", url: env.resolve(node.attrs.action), method: methodAttr(node), params },
+    to: { kind: "url", url: action, method: methodAttr(node), params: sessionParams(session) },
   };
 }

@@ -27,6 +27,8 @@ const callField = {
   ledger: "resource_sid",
   events: "resource_sid",
   alerts: "call_sid",
+  streams: "call_sid",
+  relays: "call_sid",
 } as const;
 type ListName = keyof typeof callField;
 export const listNames = Object.keys(callField) as ListName[];
@@ -293,23 +295,33 @@ function actualList(ctx: CheckContext, list: ListName): Entry[] {
       return o.events();
     case "alerts":
       return o.alerts();
+    case "streams":
+      return o.streams();
+    case "relays":
+      return o.relays();
   }
 }
 
 function checkList(ctx: CheckContext, list: ListName, value: unknown, base: Path): ScenarioFailure[] {
   const actual = actualList(ctx, list);
+  const translate = translator(ctx, callField[list]);
   return checkSequence(
     ctx,
     {
       path: [...base, list],
       label: list,
       actual,
-      translate: translator(ctx, callField[list]),
+      translate,
       call: entryCall(ctx, value),
       notFound: (i, from, entries, candidates) => {
         const after =
           i > 0 ? ` after the one ${list}[${i - 1}] matched (entry ${from} of ${actual.length})` : "";
-        return `${list}[${i}] not found${after}: ${plural(candidates.length, "candidate")}, none matches ${show(entries[i])}`;
+        const wanted = translate(entries[i]!);
+        const near = wanted === null ? undefined : closest(wanted, candidates, 1)[0];
+        // What differs in the closest record says more than the list of candidates.
+        const differs =
+          near && wanted ? `; the closest differs: ${describeMismatches(mismatches(wanted, near))}` : "";
+        return `${list}[${i}] not found${after}: ${plural(candidates.length, "candidate")}, none matches ${show(entries[i])}${differs}`;
       },
     },
     value,
