@@ -27,6 +27,8 @@ export const speechSpanSchema = z.object({
   text: z.string(),
   start_ms: z.number().int().min(0),
   end_ms: z.number().int().min(0),
+  /** Audio heard as it was, in place of `text` spoken: base64 mu-law at 8 kHz (an app's audio on a media stream). */
+  audio: z.string().optional(),
 });
 export type SpeechSpan = z.infer<typeof speechSpanSchema>;
 

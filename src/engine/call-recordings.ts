@@ -25,6 +25,15 @@ export function createCallRecordings(reg: CallRegistry): RecordingsPart {
     const other = active.otherLegSid ? reg.runtime(active.otherLegSid) : undefined;
     if (other) add(2, other.speech);
     add(2, spokenTo(rt.heard));
+    for (const piece of rt.played) {
+      heard.push({
+        channel: 2,
+        text: "",
+        start: piece.start,
+        end: piece.end,
+        audio: Buffer.concat(piece.chunks),
+      });
+    }
     return heard;
   };
 

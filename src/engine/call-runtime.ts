@@ -17,6 +17,13 @@ export interface Utterance {
   text: string;
 }
 
+/** Audio an app played to the party over a bidirectional stream: mu-law, 8 bytes a millisecond, from `start`. */
+export interface PlayedAudio {
+  start: number;
+  end: number;
+  chunks: Uint8Array[];
+}
+
 export interface ActiveRecording {
   sid: string;
   startedAt: number;
@@ -61,6 +68,9 @@ export interface CallRuntime {
   pendingSignals: Wake[];
   /** What this leg's party said. */
   speech: Utterance[];
+  /** What an app played to this leg's party on a media stream (recordings hear it as the other side). */
+  played: PlayedAudio[];
+  playedBytes: number;
   recordings: Map<string, ActiveRecording>;
   children: string[];
   bridgedWith: string | null;
@@ -89,6 +99,8 @@ export function createRuntime(sid: string, behaviour: PartyBehaviour, scripted: 
     pendingInterrupt: null,
     pendingSignals: [],
     speech: [],
+    played: [],
+    playedBytes: 0,
     recordings: new Map(),
     children: [],
     bridgedWith: null,

@@ -5,8 +5,9 @@ import type { CallRegistry } from "./call-registry.js";
 import type { CallRuntime } from "./call-runtime.js";
 import { sendCallback } from "./engine-services.js";
 import { openRelaySession } from "./media-streams/relay-session.js";
+import { framePayloads, sounding, speechFrame } from "./media-streams/stream-audio.js";
 import { openStreamSession, type StreamSession } from "./media-streams/stream-session.js";
-import { heardLengthMs } from "./sandbox-speech.js";
+import { heardLengthMs, keepPlayed } from "./sandbox-speech.js";
 import { eventClass } from "./scheduler.js";
 import { callCookies } from "./webhook-cookies.js";
 
@@ -48,6 +49,20 @@ interface Entry {
   bidirectional: boolean;
 }
 
+/** What the sandbox plays to the caller at `at`: the words of a <Say> (or the app's text), a tone for other sounds. */
+function outboundFrame(rt: CallRuntime, at: number): string {
+  for (let i = rt.heard.length - 1; i >= 0 && i >= rt.heard.length - 8; i--) {
+    const heard = rt.heard[i]!;
+    const end = heard.at + heardLengthMs(heard);
+    if (heard.at > at || at >= end) continue;
+    if ((heard.kind === "say" || heard.kind === "error-prompt") && heard.text) {
+      return speechFrame({ start: heard.at, end, text: heard.text }, "agent", at);
+    }
+    return framePayloads.sound;
+  }
+  return framePayloads.silence;
+}
+
 export function createStreams(reg: CallRegistry): StreamsPart {
   const { services, parts, note, now } = reg;
   const { ctx, scheduler } = services;
@@ -84,20 +99,15 @@ export function createStreams(reg: CallRegistry): StreamsPart {
         accountSid: call.account_sid,
         callSid: call.sid,
         authToken: ctx.store.accounts.get(call.account_sid)?.auth_token ?? "",
-        callerSpeaking: (at) => {
-          for (let i = rt.speech.length - 1; i >= 0 && i >= rt.speech.length - 8; i--) {
-            const u = rt.speech[i]!;
-            if (u.start <= at && at < u.end) return true;
+        callerSpeaking: (at) => sounding(rt.speech, at) !== undefined,
+        trackAudio: (track, at) => {
+          if (track === "inbound") {
+            const said = sounding(rt.speech, at);
+            return said ? speechFrame(said, "caller", at) : framePayloads.silence;
           }
-          return false;
+          return outboundFrame(rt, at);
         },
-        sandboxSpeaking: (at) => {
-          for (let i = rt.heard.length - 1; i >= 0 && i >= rt.heard.length - 8; i--) {
-            const heard = rt.heard[i]!;
-            if (heard.at <= at && at < heard.at + heardLengthMs(heard)) return true;
-          }
-          return false;
-        },
+        played: (at, audio) => keepPlayed(rt, at, audio),
         timeline: (kind, detail) => note(rt, kind, detail),
         alert: (code, message, level) => reg.alert(rt, code, message, level),
         listening: () => env.listening("Connect"),

@@ -1,4 +1,5 @@
 // Audio bytes for a recording: PCM WAV (8 kHz, 16-bit) and MP3, made from what was said in it, deterministic.
+import alawmulaw from "alawmulaw";
 import type { Recording } from "../domain/recording.js";
 import { loadSpeech, type SpeechVoice, speechRate, speechSamples } from "./speech/speech-audio.js";
 
@@ -9,7 +10,7 @@ const mp3KbpsPerChannel = 16;
 
 /**
  * The recording's samples, one Int16Array per channel, as long as the recording: silence, and each span's
- * speech in its place (a mono recording mixes both parties into its one channel).
+ * speech in its place, or the audio an app played (a mono recording mixes both parties into its one channel).
  */
 export async function recordingSamples(recording: Recording): Promise<Int16Array[]> {
   await loadSpeech();
@@ -20,8 +21,12 @@ export async function recordingSamples(recording: Recording): Promise<Int16Array
     if (!target) continue;
     const first = Math.floor((span.start_ms * speechRate) / 1000);
     if (first >= frames) continue;
-    const samples = speechSamples(span.text, voiceOf(span.channel), span.end_ms - span.start_ms);
-    const count = Math.min(samples.length, frames - first);
+    const samples =
+      span.audio !== undefined
+        ? alawmulaw.mulaw.decode(Buffer.from(span.audio, "base64"))
+        : speechSamples(span.text, voiceOf(span.channel), span.end_ms - span.start_ms);
+    const spanLength = Math.round(((span.end_ms - span.start_ms) * speechRate) / 1000);
+    const count = Math.min(samples.length, frames - first, spanLength);
     for (let i = 0; i < count; i++) {
       target[first + i] = Math.max(-32768, Math.min(32767, target[first + i]! + samples[i]!));
     }

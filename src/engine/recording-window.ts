@@ -15,6 +15,8 @@ export interface HeardSpan {
   text: string;
   start: number;
   end: number;
+  /** Audio heard as it was (an app's, mu-law, 8 bytes a millisecond from `start`) instead of spoken text. */
+  audio?: Uint8Array;
 }
 
 export interface RecordedWindow {
@@ -57,7 +59,17 @@ export function recordedWindow(
       else end = p.from;
     }
     if (end <= start) continue;
-    speech.push({ channel: u.channel, text: u.text, start_ms: offset(start), end_ms: offset(end) });
+    const span: SpeechSpan = {
+      channel: u.channel,
+      text: u.text,
+      start_ms: offset(start),
+      end_ms: offset(end),
+    };
+    if (u.audio)
+      span.audio = Buffer.from(u.audio.subarray((start - u.start) * 8, (end - u.start) * 8)).toString(
+        "base64",
+      );
+    speech.push(span);
   }
   speech.sort((a, b) => a.start_ms - b.start_ms || a.channel - b.channel);
   const lengthMs = Math.max(0, offset(endAt));

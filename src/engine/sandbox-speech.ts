@@ -1,8 +1,8 @@
-// What the sandbox plays to a call's party (<Say>, prompts, the app's words) as timed utterances, for streams and recordings.
+// What the sandbox and the app play to a call's party (<Say>, prompts, the app's words and audio), timed, for streams and recordings.
 import type { HeardEntry } from "../markup/effects.js";
 import { speechLengthMs } from "../markup/speech-length.js";
 import { digitLengthMs, playLengthMs } from "../markup/verbs/play.js";
-import type { Utterance } from "./call-runtime.js";
+import type { CallRuntime, Utterance } from "./call-runtime.js";
 
 /** How long a heard entry sounds: the same lengths the verbs wait for. */
 export function heardLengthMs(entry: HeardEntry): number {
@@ -20,4 +20,19 @@ export function spokenTo(heard: readonly HeardEntry[]): Utterance[] {
     spoken.push({ start: entry.at, end: entry.at + heardLengthMs(entry), text: entry.text });
   }
   return spoken;
+}
+
+/** An app's audio kept per call for its recordings: five minutes (2.4 MB of mu-law); beyond that it is not kept. */
+export const maxPlayedBytesPerCall = 8 * 300_000;
+
+/** Keeps the app's audio that played to the party from `at`; back-to-back pieces join into one stretch. */
+export function keepPlayed(rt: CallRuntime, at: number, audio: Uint8Array): void {
+  if (audio.length === 0 || rt.playedBytes + audio.length > maxPlayedBytesPerCall) return;
+  rt.playedBytes += audio.length;
+  const last = rt.played.at(-1);
+  const ms = audio.length / 8;
+  if (last && last.end === at) {
+    last.chunks.push(audio);
+    last.end += ms;
+  } else rt.played.push({ start: at, end: at + ms, chunks: [audio] });
 }

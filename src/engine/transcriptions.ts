@@ -25,7 +25,10 @@ export function transcriptionDelayMs(recording: Recording): number {
 
 /** Segments: agent/customer on dual-channel recordings; mono ones diarized SPEAKER_00, SPEAKER_01 by first voice. */
 export function segmentsOf(recording: Recording): TranscriptionSegment[] {
-  const spans = [...recording.speech].sort((a, b) => a.start_ms - b.start_ms || a.channel - b.channel);
+  // An app's audio has no words the sandbox knows: only spoken text is transcribed.
+  const spans = recording.speech
+    .filter((span) => span.text !== "")
+    .sort((a, b) => a.start_ms - b.start_ms || a.channel - b.channel);
   const speakers = new Map<number, string>();
   return spans.map((span) => {
     let speaker: string;

@@ -1,21 +1,40 @@
-// The audio a stream carries until real speech synthesis exists: mu-law silence, and a tone while a party speaks.
+// The audio a stream carries, 20 ms at a time: the words being spoken (synthesized), a tone for other sounds, or silence.
 import alawmulaw from "alawmulaw";
+import type { Utterance } from "../call-runtime.js";
+import { type SpeechVoice, speechRate, speechSamples } from "../speech/speech-audio.js";
 import { frameBytes } from "./stream-protocol.js";
 
-/** The same quiet tones recordings use (recording-audio.ts): 440 Hz for the caller, 660 Hz for the other side. */
+/** A quiet tone (as recordings' placeholder) for what the sandbox plays that has no words: <Play>, digits, beeps. */
 const toneAmplitude = 1300;
 
 function toneFrame(hz: number): string {
-  // 440 and 660 Hz both fit a whole number of periods in 20 ms, so frames join without clicks.
+  // 660 Hz fits a whole number of periods in 20 ms, so frames join without clicks.
   const samples = new Int16Array(frameBytes);
   for (let i = 0; i < frameBytes; i++)
-    samples[i] = Math.round(toneAmplitude * Math.sin((2 * Math.PI * hz * i) / 8000));
+    samples[i] = Math.round(toneAmplitude * Math.sin((2 * Math.PI * hz * i) / speechRate));
   return Buffer.from(alawmulaw.mulaw.encode(samples)).toString("base64");
 }
 
-/** Base64 payloads, made once: every frame of a kind is the same bytes. */
+/** Base64 payloads made once: every such frame is the same bytes. */
 export const framePayloads = {
   silence: Buffer.alloc(frameBytes, 0xff).toString("base64"),
-  callerSpeech: toneFrame(440),
-  sandboxSpeech: toneFrame(660),
+  sound: toneFrame(660),
 };
+
+/** The utterance sounding at `at`, among the last few (older ones ended long ago). */
+export function sounding(utterances: readonly Utterance[], at: number): Utterance | undefined {
+  for (let i = utterances.length - 1; i >= 0 && i >= utterances.length - 8; i--) {
+    const u = utterances[i]!;
+    if (u.start <= at && at < u.end) return u;
+  }
+  return undefined;
+}
+
+/** The 20 ms of `utterance` spoken by `voice` that start at clock time `at`, as a base64 mu-law payload. */
+export function speechFrame(utterance: Utterance, voice: SpeechVoice, at: number): string {
+  const samples = speechSamples(utterance.text, voice, utterance.end - utterance.start);
+  const first = Math.round(((at - utterance.start) * speechRate) / 1000);
+  const frame = new Int16Array(frameBytes);
+  frame.set(samples.subarray(first, Math.min(samples.length, first + frameBytes)));
+  return Buffer.from(alawmulaw.mulaw.encode(frame)).toString("base64");
+}

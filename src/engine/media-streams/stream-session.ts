@@ -2,22 +2,17 @@
 import type { StreamControl, StreamSpec } from "../../markup/effects.js";
 import type { ClockMode } from "../clock.js";
 import { type EventHandle, eventClass, type Scheduler } from "../scheduler.js";
+import { loadSpeech } from "../speech/speech-audio.js";
 import { quietAgentMs } from "./agent-turns.js";
 import { type AppSocket, openAppSocket } from "./app-socket.js";
-import { framePayloads } from "./stream-audio.js";
-import {
-  type AppMessage,
-  frameMs,
-  messages,
-  payloadBytes,
-  readAppMessage,
-  trackNames,
-} from "./stream-protocol.js";
+import { type AppMessage, frameMs, messages, readAppMessage, trackNames } from "./stream-protocol.js";
 
 /** Sent but unread bytes kept for a slow app; past this, media frames are dropped instead of piling up. */
 export const maxBufferedBytes = 1024 * 1024;
 /** Audio chunks and marks the app may have queued for playback at once (audio chunks in a row merge into one). */
 export const maxQueuedPlayback = 10_000;
+/** Bytes of the app's audio queued at once (about 17 minutes of mu-law); more is dropped like too many chunks. */
+export const maxQueuedAudioBytes = 8 * 1024 * 1024;
 
 export type StreamEvent = "stream-started" | "stream-stopped" | "stream-error";
 
@@ -30,10 +25,15 @@ export interface StreamSessionHost {
   readonly callSid: string;
   /** Signs the upgrade request (X-Twilio-Signature). */
   readonly authToken: string;
-  /** True while the caller speaks at `at` (the inbound track carries a tone then, silence otherwise). */
+  /** True while the caller speaks at `at` (when they stop, the app's answer is awaited). */
   callerSpeaking(at: number): boolean;
-  /** True while the sandbox speaks to the caller at `at` (<Say>, <Play>: the outbound track). */
-  sandboxSpeaking(at: number): boolean;
+  /**
+   * The 20 ms of a track from `at`, base64 mu-law: inbound the caller's speech, outbound what the sandbox
+   * plays to the caller (<Say>, <Play>, digits).
+   */
+  trackAudio(track: "inbound" | "outbound", at: number): string;
+  /** The app's audio that played to the caller from `at` (mu-law, 8 bytes a millisecond): recordings keep it. */
+  played(at: number, audio: Uint8Array): void;
   timeline(kind: string, detail?: Record<string, unknown>): void;
   alert(code: number, message: string, level?: "error" | "warning"): void;
   statusCallback(spec: StreamSpec, sid: string, event: StreamEvent, error?: string): void;
@@ -74,6 +74,10 @@ export function openStreamSession(host: StreamSessionHost, sid: string, spec: St
   let startedAt = 0;
   let tick: EventHandle | null = null;
   const playback: Queued[] = [];
+  /** The app's queued audio bytes, in step with the queue's milliseconds (8 bytes each); `audioHead` is read so far. */
+  const audio: Uint8Array[] = [];
+  let audioHead = 0;
+  let queuedAudioBytes = 0;
   let playedMs = 0;
   let marksEchoed = 0;
   let droppedFrames = 0;
@@ -140,8 +144,34 @@ export function openStreamSession(host: StreamSessionHost, sid: string, spec: St
     finish();
   };
 
-  /** Plays `ms` of the app's queued audio; marks whose audio has all played are echoed back. */
-  const play = (ms: number) => {
+  /** Takes `bytes` of the app's queued audio off the front. */
+  const takeAudio = (bytes: number): Uint8Array => {
+    const out = new Uint8Array(bytes);
+    let filled = 0;
+    while (filled < bytes && audio.length > 0) {
+      const chunk = audio[0]!;
+      const used = Math.min(bytes - filled, chunk.length - audioHead);
+      out.set(chunk.subarray(audioHead, audioHead + used), filled);
+      filled += used;
+      audioHead += used;
+      if (audioHead === chunk.length) {
+        audio.shift();
+        audioHead = 0;
+      }
+    }
+    queuedAudioBytes -= filled;
+    return filled === bytes ? out : out.subarray(0, filled);
+  };
+
+  /** Drops the app's queued audio (clear). */
+  const dropAudio = () => {
+    audio.length = 0;
+    audioHead = 0;
+    queuedAudioBytes = 0;
+  };
+
+  /** Plays `ms` of the app's queued audio from `at`; marks whose audio has all played are echoed back. */
+  const play = (ms: number, at: number) => {
     let budget = ms;
     while (playback.length > 0) {
       const head = playback[0]!;
@@ -155,23 +185,26 @@ export function openStreamSession(host: StreamSessionHost, sid: string, spec: St
       const used = Math.min(budget, head.ms);
       head.ms -= used;
       budget -= used;
+      if (used > 0) host.played(at + (ms - budget - used), takeAudio(used * 8));
       playedMs += used;
       if (head.ms > 0) break;
       playback.shift();
     }
   };
 
-  const enqueue = (item: Queued) => {
+  /** False when the item was refused (the queue is full). */
+  const enqueue = (item: Queued): boolean => {
     const last = playback.at(-1);
     if (item.kind === "audio" && last?.kind === "audio") {
       last.ms += item.ms;
-      return;
+      return true;
     }
     if (playback.length >= maxQueuedPlayback) {
       refuse(`more than ${maxQueuedPlayback} audio chunks and marks queued; the ${item.kind} was dropped`);
-      return;
+      return false;
     }
     playback.push(item);
+    return true;
   };
 
   /** A message Twilio would not take: warning 31951 once per stream (as Twilio sends it), the rest only counted. */
@@ -193,13 +226,21 @@ export function openStreamSession(host: StreamSessionHost, sid: string, spec: St
       return;
     }
     if (message.event === "media") {
-      enqueue({ kind: "audio", ms: payloadBytes(message.media.payload) / 8 });
+      const bytes = Buffer.from(message.media.payload, "base64");
+      if (queuedAudioBytes + bytes.length > maxQueuedAudioBytes) {
+        refuse(`more than ${maxQueuedAudioBytes} bytes of audio queued; the media was dropped`);
+        return;
+      }
+      if (!enqueue({ kind: "audio", ms: bytes.length / 8 })) return;
+      audio.push(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length));
+      queuedAudioBytes += bytes.length;
     } else if (message.event === "mark") {
       enqueue({ kind: "mark", name: message.mark.name });
       // A mark with no audio before it is answered at once.
-      play(0);
+      play(0, host.now());
     } else {
       // clear: queued audio is dropped; the marks waiting behind it are answered.
+      dropAudio();
       for (const item of playback.splice(0)) {
         if (item.kind !== "mark") continue;
         marksEchoed++;
@@ -226,19 +267,11 @@ export function openStreamSession(host: StreamSessionHost, sid: string, spec: St
     if (socket.bufferedAmount > maxBufferedBytes) droppedFrames++;
     else {
       for (const track of trackNames(spec.track)) {
-        const payload =
-          track === "inbound"
-            ? callerSpeaking
-              ? framePayloads.callerSpeech
-              : framePayloads.silence
-            : host.sandboxSpeaking(at) || (spec.bidirectional && playback[0]?.kind === "audio")
-              ? framePayloads.sandboxSpeech
-              : framePayloads.silence;
-        send(messages.media(++sequence, sid, track, chunk, payload));
+        send(messages.media(++sequence, sid, track, chunk, host.trackAudio(track, at)));
       }
     }
     const before = playedMs;
-    play(frameMs);
+    play(frameMs, at);
     // The app talks from the first frame its audio plays until a frame plays none of it.
     if (playedMs > before) {
       if (!talking) {
@@ -340,8 +373,11 @@ export function openStreamSession(host: StreamSessionHost, sid: string, spec: St
       return;
     }
     const opened = connect(url);
-    // The virtual clock stands still while the socket opens, as it does for a markup request.
-    return virtual() ? opened : undefined;
+    // The virtual clock stands still while the socket opens, as it does for a markup request, and until
+    // speech synthesis is ready, so every frame is the same bytes run after run. On the real clock frames
+    // carry the placeholder tone for the moment synthesis takes to load.
+    const speech = loadSpeech();
+    return virtual() ? Promise.all([opened, speech]).then(() => undefined) : undefined;
   };
   scheduler.after(0, eventClass.input, `stream connect ${sid}`, start);
 

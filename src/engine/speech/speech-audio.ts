@@ -136,11 +136,13 @@ function resampled(synth: Loaded, samples: Int16Array): Int16Array {
   return out;
 }
 
-/** Without the silence eSpeak adds after the last word (the phrase's own time supplies the silence). */
+/** Without the silence eSpeak adds around the words: they start with the utterance, its own time supplies the rest. */
 function trimmed(samples: Int16Array): Int16Array {
+  let start = 0;
+  while (start < samples.length && Math.abs(samples[start]!) < quiet) start++;
   let end = samples.length;
-  while (end > 0 && Math.abs(samples[end - 1]!) < quiet) end--;
-  return samples.subarray(0, end);
+  while (end > start && Math.abs(samples[end - 1]!) < quiet) end--;
+  return samples.subarray(start, end);
 }
 
 function tone(voice: SpeechVoice, length: number): Int16Array {
