@@ -1,9 +1,10 @@
 // One size of the scale benchmark, in a process of its own: N calls and N messages with their events, then lookups, filtered pages, memory, export, import and restart.
-import { mkdtempSync, rmSync } from "node:fs";
+import { createReadStream, mkdtempSync, rmSync } from "node:fs";
+import { open } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { monitorEventLoopDelay, performance } from "node:perf_hooks";
-import { accountSid, authorization, distUrl } from "./lib.js";
+import { accountSid, authorization, distUrl, runInChild } from "./lib.js";
 import { fill, hexOf, request } from "./scale-fill.js";
 
 const size = Number(process.argv[2] ?? 1000);
@@ -33,18 +34,25 @@ async function timed(times: number, run: (i: number) => Promise<unknown>): Promi
 }
 
 /**
- * Reads a streamed answer as a client would, keeping its pieces as they come (joining them into one buffer
- * would itself hold the event loop for seconds at 1M and be counted as the server's stall).
+ * Saves a streamed answer to a file as a client would, so the benchmark does not hold the export in its
+ * own heap (gigabytes of buffers at 1M, whose collection would be counted as the server's stall).
  */
-async function drain(response: { body: string | Uint8Array; stream?: AsyncIterable<string | Uint8Array> }) {
-  const chunks: Buffer[] = [];
-  if (response.stream) for await (const piece of response.stream) chunks.push(Buffer.from(piece));
-  else chunks.push(Buffer.from(response.body));
-  return chunks;
-}
-
-async function* replay(chunks: Buffer[]) {
-  yield* chunks;
+async function save(
+  response: { body: string | Uint8Array; stream?: AsyncIterable<string | Uint8Array> },
+  path: string,
+) {
+  const out = await open(path, "w");
+  let bytes = 0;
+  try {
+    for await (const piece of response.stream ?? [response.body]) {
+      const chunk = typeof piece === "string" ? Buffer.from(piece) : piece;
+      bytes += chunk.length;
+      await out.write(chunk);
+    }
+  } finally {
+    await out.close();
+  }
+  return bytes;
 }
 
 /** Runs `work`, measuring the longest the event loop was held meanwhile: how long another request would wait. */
@@ -77,36 +85,39 @@ const accountPageMs = await timed(50, () =>
   sandbox.handle(request("GET", `/2010-04-01/Accounts/${accountSid}/Calls.json?Status=busy`, account)),
 );
 
+const work = mkdtempSync(join(tmpdir(), "voice-sandbox-scale-export-"));
+const exportPath = join(work, "state.ndjson");
 let started = performance.now();
-const [exported, exportBlockMs] = await longestStall(async () =>
-  drain(await sandbox.handle(request("GET", "/__sandbox/state", { accept: "application/x-ndjson" }))),
+const [exportBytes, exportBlockMs] = await longestStall(async () =>
+  save(
+    await sandbox.handle(request("GET", "/__sandbox/state", { accept: "application/x-ndjson" })),
+    exportPath,
+  ),
 );
 const exportMs = performance.now() - started;
 started = performance.now();
 const [imported, importBlockMs] = await longestStall(() =>
   sandbox.handle({
     ...request("PUT", "/__sandbox/state", { "content-type": "application/x-ndjson" }),
-    bodyStream: replay(exported),
+    bodyStream: createReadStream(exportPath, { highWaterMark: 1024 * 1024 }),
   }),
 );
 const importMs = performance.now() - started;
+rmSync(work, { recursive: true, force: true });
 if (imported.status !== 200) throw new Error(`import answered ${imported.status}: ${String(imported.body)}`);
-const exportBytes = exported.reduce((sum, chunk) => sum + chunk.length, 0);
-exported.length = 0;
 
 const dir = mkdtempSync(join(tmpdir(), "voice-sandbox-scale-"));
 try {
   const writer = await openDataDir(sandbox, dir);
   await writer.close();
-  const fresh = createSandboxCore({ clock: "virtual" });
-  started = performance.now();
-  const reader = await openDataDir(fresh, dir);
-  const restartMs = performance.now() - started;
-  await reader.close();
-  if (fresh.store.calls.size !== sandbox.store.calls.size) throw new Error("the restart lost calls");
-  // The restarted state's own heap: rows read back from the file, once the filled state is dropped.
-  sandbox.store.clear();
-  const restartHeapPerRecord = (settleHeap() - heapBefore) / (2 * size);
+  // A restart is a new process: the filled state above is not in its heap.
+  const restart = await runInChild<{ restartMs: number; restartHeapPerRecord: number; calls: number }>(
+    "bench/scale-restart.ts",
+    [dir, String(2 * size)],
+    ["--expose-gc", "--max-old-space-size=16384"],
+  );
+  if (restart.calls !== sandbox.store.calls.size) throw new Error("the restart lost calls");
+  const { restartMs, restartHeapPerRecord } = restart;
   const result = {
     size,
     fillMs,

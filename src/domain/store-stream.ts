@@ -24,7 +24,8 @@ export class StoreLoader {
     /** Check each row against its table's schema (input from outside); rows from the sandbox's own files skip it. */
     private readonly validate: boolean,
   ) {
-    for (const name of tableNames) this.staged.set(name, (store[name] as Table<unknown>).contents());
+    // Input from outside arrives while the server serves: filed step by step (see TableContents).
+    for (const name of tableNames) this.staged.set(name, (store[name] as Table<unknown>).contents(validate));
   }
 
   /** Adds one row to `table`; throws RowRefused saying why when the table or row is not valid. */

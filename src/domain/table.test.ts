@@ -89,6 +89,13 @@ describe("table indexes", () => {
     loaded.load(rows);
     const inserted = new Table<Row>(definition, () => {});
     for (const row of rows) inserted.insert(row);
+    // Filed step by step as rows arrive (an import while serving): the same table again.
+    const stepwise = new Table<Row>(definition, () => {});
+    const contents = stepwise.contents(true);
+    for (const row of rows) contents.add(row);
+    stepwise.install(contents);
+    expectIndexesMatchScan(stepwise, accounts, statuses);
+    expect(stepwise.all()).toEqual(inserted.all());
     // Buckets past the array size are trees built bottom up; the rest stay arrays.
     expect(loaded.count("status", "queued")).toBeGreaterThan(256);
     expect(loaded.count("accountStatus", compoundKey("AC1", "busy")!)).toBeLessThan(256);

@@ -181,8 +181,8 @@ export class Table<T> {
   }
 
   /** New contents for this table, built a row at a time beside the live ones (see TableContents). */
-  contents(): TableContents<T> {
-    return new TableContents(this.name, this.idOf, this.indexDefs);
+  contents(stepwise = false): TableContents<T> {
+    return new TableContents(this.name, this.idOf, this.indexDefs, stepwise);
   }
 
   /** Puts `contents` in place of the rows and indexes, finishing its build first. Does not record undo. */
@@ -265,6 +265,9 @@ export class TableContents<T> {
   private readonly position = new Map<string, number>();
   private readonly list: T[] = [];
   private readonly buckets: Map<string, number[]>[];
+  /** Step by step: the trees themselves, filled as rows arrive. */
+  private readonly tree: BTree<number, T> | undefined;
+  private readonly ordered: Map<string, OrderedIds>[] | undefined;
   built:
     | {
         position: Map<string, number>;
@@ -277,8 +280,18 @@ export class TableContents<T> {
     private readonly name: string,
     private readonly idOf: (row: T) => string,
     private readonly indexDefs: [string, IndexKey<T>][],
+    /**
+     * File each row in the trees as it arrives (a few tree steps a row) rather than build them at the end:
+     * for rows read while the server serves, where building a million-row tree at once would hold it for
+     * a tenth of a second, and the reader already pauses between rows.
+     */
+    stepwise = false,
   ) {
     this.buckets = indexDefs.map(() => new Map());
+    if (stepwise) {
+      this.tree = new BTree<number, T>();
+      this.ordered = indexDefs.map(() => new Map());
+    }
   }
 
   get size(): number {
@@ -292,9 +305,20 @@ export class TableContents<T> {
     const at = this.list.length;
     this.position.set(id, at);
     this.list.push(row);
+    const ordered = this.ordered;
+    if (ordered) this.tree!.set(at, row);
     for (let i = 0; i < this.indexDefs.length; i++) {
       const key = this.indexDefs[i]![1](row);
       if (key === null || key === undefined) continue;
+      if (ordered) {
+        let bucket = ordered[i]!.get(key);
+        if (!bucket) {
+          bucket = new OrderedIds();
+          ordered[i]!.set(key, bucket);
+        }
+        bucket.add(at);
+        continue;
+      }
       const bucket = this.buckets[i]!.get(key);
       if (bucket) bucket.push(at);
       else this.buckets[i]!.set(key, [at]);
@@ -304,7 +328,13 @@ export class TableContents<T> {
   /** Builds the trees, yielding after each large one; `built` is set once it is done. */
   *finish(): Generator<void> {
     if (this.built) return;
-    const positions = Array.from({ length: this.list.length }, (_, i) => i);
+    if (this.ordered) {
+      const indexes = new Map(this.indexDefs.map(([name], i) => [name, this.ordered![i]!]));
+      this.built = { position: this.position, byPosition: this.tree!, indexes };
+      return;
+    }
+    const positions = new Array<number>(this.list.length);
+    for (let i = 0; i < positions.length; i++) positions[i] = i;
     const byPosition = treeFromSorted(positions, this.list);
     yield;
     const indexes = new Map<string, Map<string, OrderedIds>>();

@@ -184,7 +184,8 @@ export class RowDecoder {
         // Nothing changed: the very same row as before (an event about a resource that has not changed).
         return shape.previousRow;
       }
-      values = shape.previous.slice();
+      // Changed in place: a row is built from the values, never keeps the array itself.
+      values = shape.previous;
       for (let i = 0; i < head.length; i++) {
         const column = head[i];
         if (typeof column !== "number" || column < 0 || column >= shape.width)
