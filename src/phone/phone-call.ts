@@ -33,15 +33,36 @@ const rejectedStatus: Record<Exclude<Pickup, "answer">, string> = {
   fail: "failed",
 };
 
-/** The verbs that take input: a press or words go in only while one of them runs (a nested prompt counts). */
-function listeningVerb(view: TimelineView): string | null {
+/** A `<Connect>` app (media stream or ConversationRelay) running now: whether it talks, and since when. */
+interface AgentView {
+  talking: boolean;
+  since: string;
+}
+
+/** The verb running now (innermost), and the state of its `<Connect>` app when it is one that has started. */
+function runningVerb(view: TimelineView): { verb: string | undefined; agent: AgentView | null } {
   const open: string[] = [];
+  let agent: AgentView | null = null;
   for (const entry of view.timeline) {
-    if (entry.kind === "verb.start") open.push(String(entry.detail.verb));
-    else if (entry.kind === "verb.end") open.pop();
+    if (entry.kind === "verb.start") {
+      open.push(String(entry.detail.verb));
+      if (entry.detail.verb === "Connect") agent = null;
+    } else if (entry.kind === "verb.end") open.pop();
+    else if (entry.kind === "agent.talking" || entry.kind === "agent.listening")
+      agent = { talking: entry.kind === "agent.talking", since: entry.at };
   }
-  const top = open[open.length - 1];
-  return top === "Gather" || top === "Record" ? top : null;
+  const verb = open[open.length - 1];
+  return { verb, agent: verb === "Connect" ? agent : null };
+}
+
+/**
+ * Who takes input now: a press or words go in while a Gather or Record runs (a nested prompt counts), or
+ * while a `<Connect>` app waits for the caller (it has stopped talking, or not started).
+ */
+function listeningVerb(view: TimelineView): string | null {
+  const { verb, agent } = runningVerb(view);
+  if (verb === "Gather" || verb === "Record") return verb;
+  return agent && !agent.talking ? "Connect" : null;
 }
 
 export interface CallContext {
@@ -56,6 +77,9 @@ export class PhoneCall extends StepChain {
   #view: CallView | null = null;
   /** How far into what the call heard the expectations have read. */
   #heard = 0;
+  /** How many stretches of a stream app's audio, and how far into the timeline's marks, expectations have read. */
+  #played = 0;
+  #marks = 0;
   readonly #ctx: CallContext;
 
   constructor(ctx: CallContext, start: (call: PhoneCall) => Promise<CallView>, after: Promise<void>) {
@@ -206,7 +230,87 @@ export class PhoneCall extends StepChain {
     return this.expectHeard(`the tones ${digits}`, (h) => h.kind === "digits" && h.text === digits, options);
   }
 
-  /** Waits until the call listens (a Gather or Record runs), then sends the input. */
+  /** Waits until a `<Connect>` app (media stream or ConversationRelay) waits for the caller: it has stopped talking. */
+  waitForAgent(options?: WaitOptions): this {
+    return this.step(async () => {
+      await this.watch(
+        options,
+        (view) => (runningVerb(view).agent?.talking === false ? true : undefined),
+        (status) => `expected the agent to stop talking, but the call ended ${status}`,
+        (timeout) => `expected a <Connect> agent waiting for the caller within ${timeout} of virtual time`,
+      );
+    });
+  }
+
+  /**
+   * Speaks over the agent: waits until a `<Connect>` app is talking, lets `after` ms of its talk pass
+   * (default 1 s from when it started), then says the words (ConversationRelay sends `interrupt` when
+   * its speech may be cut).
+   */
+  interrupt(text: string, options?: WaitOptions & { after?: number }): this {
+    return this.step(async () => {
+      const since = await this.watch(
+        options,
+        (view) => {
+          const agent = runningVerb(view).agent;
+          return agent?.talking ? Date.parse(agent.since) : undefined;
+        },
+        (status) => `could not interrupt the agent: the call ended ${status}`,
+        (timeout) =>
+          `could not interrupt the agent: no <Connect> agent talked within ${timeout} of virtual time`,
+      );
+      const wait = since + (options?.after ?? 1000) - (await this.#ctx.surface.now());
+      if (wait > 0) await this.#ctx.surface.advance(wait);
+      await this.#ctx.surface.input(this.view.sid, { say: text });
+    });
+  }
+
+  /**
+   * Expects the next stretch of a media stream app's audio (after what earlier expectations read) to have
+   * played this long to the caller: a number of ms, or `{ min, max }`.
+   */
+  expectAgentAudio(duration: number | { min?: number; max?: number }, options?: WaitOptions): this {
+    const { min, max } = typeof duration === "number" ? { min: duration, max: duration } : duration;
+    const wanted =
+      min === max
+        ? `${min} ms`
+        : `${min !== undefined ? `at least ${min} ms` : ""}${min !== undefined && max !== undefined ? " and " : ""}${max !== undefined ? `at most ${max} ms` : ""}`;
+    return this.step(async () => {
+      const entries = await this.watch(
+        options,
+        (view) => {
+          const played = view.timeline.filter((e) => e.kind === "stream.played");
+          return played.length > this.#played ? played : undefined;
+        },
+        (status) => `expected the agent's audio to play (${wanted}), but the call ended ${status}`,
+        (timeout) => `expected the agent's audio to play (${wanted}) within ${timeout} of virtual time`,
+      );
+      const ms = Number(entries[this.#played]!.detail.ms);
+      this.#played++;
+      if ((min !== undefined && ms < min) || (max !== undefined && ms > max))
+        throw await this.failure(`expected the agent's audio to play ${wanted}, it played ${ms} ms`);
+    });
+  }
+
+  /** Expects a media stream mark of this name to come back to the app (its audio has played). */
+  expectMark(name: string, options?: WaitOptions): this {
+    return this.step(async () => {
+      const index = await this.watch(
+        options,
+        (view) => {
+          const i = view.timeline.findIndex(
+            (e, n) => n >= this.#marks && e.kind === "stream.mark" && e.detail.name === name,
+          );
+          return i === -1 ? undefined : i;
+        },
+        (status) => `expected the mark ${JSON.stringify(name)}, but the call ended ${status}`,
+        (timeout) => `expected the mark ${JSON.stringify(name)} within ${timeout} of virtual time`,
+      );
+      this.#marks = index + 1;
+    });
+  }
+
+  /** Waits until the call listens (a Gather or Record runs, or a <Connect> agent waits), then sends the input. */
   private input(what: string, input: { press: string } | { say: string }, options?: WaitOptions): this {
     return this.step(async () => {
       await this.watch(
@@ -214,7 +318,7 @@ export class PhoneCall extends StepChain {
         (view) => (listeningVerb(view) ? true : undefined),
         (status) => `could not ${what}: the call ended ${status}`,
         (timeout) =>
-          `could not ${what}: nothing listened (no Gather or Record) within ${timeout} of virtual time`,
+          `could not ${what}: nothing listened (no Gather or Record, no <Connect> agent waiting for the caller) within ${timeout} of virtual time`,
       );
       await this.#ctx.surface.input(this.view.sid, input);
     });

@@ -35,6 +35,8 @@ const toCallView = (r: { id: string; attributes: PhoneCallAttributes }): CallVie
 export interface SandboxSurface {
   /** Moves the virtual clock forward, running what falls due (markup fetches and callbacks included). */
   advance(ms: number): Promise<void>;
+  /** Sandbox time (ms since the epoch). */
+  now(): Promise<number>;
   setParty(number: string, behaviour: PartyBehaviourInput): Promise<void>;
   callsTo(number: string): Promise<CallView[]>;
   call(sid: string): Promise<CallView>;
@@ -60,6 +62,10 @@ export function createSandboxSurface(
   return {
     async advance(ms) {
       await transport.request("POST", "/__sandbox/clock/advance", { auth: "admin", json: { by: ms } });
+    },
+    async now() {
+      const clock = await transport.request<{ now: string }>("GET", "/__sandbox/clock", { auth: "admin" });
+      return Date.parse(clock.now);
     },
     async setParty(number, behaviour) {
       // In-process the party is set at once, so a call the app places right after already finds it.

@@ -14,6 +14,9 @@ import {
 import { callResource, renderCall } from "../account-api/calls.js";
 import { messageResource, renderMessage } from "../account-api/messages.js";
 import { iso8601 } from "../format.js";
+
+const isoMs = (ms: number) => new Date(ms).toISOString();
+
 import { jsonResponse, noContent } from "../respond.js";
 import { defineRoute } from "../route.js";
 import type { RouteServices } from "../services.js";
@@ -160,8 +163,9 @@ export const engineRoutes = [
       const engine = services.calls;
       return jsonResponse(200, {
         call_sid: sid,
-        timeline: engine.timeline(sid).map((e) => ({ at: iso8601(e.at), kind: e.kind, detail: e.detail })),
-        heard: engine.heard(sid).map((e) => ({ ...e, at: iso8601(e.at) })),
+        // Milliseconds kept: the engine times in them (a 20 ms frame, an interrupt 400 ms into an utterance).
+        timeline: engine.timeline(sid).map((e) => ({ at: isoMs(e.at), kind: e.kind, detail: e.detail })),
+        heard: engine.heard(sid).map((e) => ({ ...e, at: isoMs(e.at) })),
         alerts: engine.alerts(sid).map((a) => ({ ...a, at: iso8601(a.at) })),
       });
     },
