@@ -119,18 +119,46 @@ export interface StreamControl {
   stop(): void;
 }
 
+/** Which caller input may do something while the agent talks (`interruptible`, `reportInputDuringAgentSpeech`). */
+export interface RelayInputs {
+  speech: boolean;
+  dtmf: boolean;
+}
+
+/** A nested `<Language code ...>`: the providers and voice used while the session speaks or listens in it. */
+export interface RelayLanguage {
+  ttsProvider?: string;
+  voice?: string;
+  transcriptionProvider?: string;
+  speechModel?: string;
+}
+
 /** A `<Connect><ConversationRelay>` session as its noun asks for it. */
 export interface RelaySpec {
   /** Absolute `ws:`/`wss:` URL (relative URLs already resolved against the document). */
   url: string;
   welcomeGreeting: string | null;
-  welcomeGreetingInterruptible: boolean;
-  /** The caller's speech stops the agent's (interruptible any or speech). */
-  interruptible: boolean;
+  welcomeGreetingInterruptible: RelayInputs;
+  /** What cuts the agent's speech: the caller's speech, keys, both (any) or neither (none). */
+  interruptible: RelayInputs;
+  /** Input while the agent talks and may not be cut: still reported to the app (default none). */
+  reportInputDuringAgentSpeech: RelayInputs;
+  /** The app's next utterance (or play) cuts the one playing (default false; a message may say otherwise). */
+  preemptible: boolean;
   dtmfDetection: boolean;
   ttsLanguage: string;
   transcriptionLanguage: string;
+  /** "" when the noun names none: Twilio's default provider (see relay-voices.ts). */
+  ttsProvider: string;
+  /** "" when the noun names none: the provider's default voice. */
   voice: string;
+  /** "" when the noun names none: Twilio's default provider. */
+  transcriptionProvider: string;
+  /** "" when the noun names none: the provider's default model. */
+  speechModel: string;
+  hints: string[];
+  /** Nested `<Language>` settings by code. */
+  languages: Record<string, RelayLanguage>;
   parameters: Record<string, string>;
 }
 

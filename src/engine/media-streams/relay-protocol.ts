@@ -1,6 +1,9 @@
 // The ConversationRelay text protocol: the JSON messages the sandbox sends, and the app's messages it accepts (zod-checked).
 import { z } from "zod";
 
+/** A message's `interruptible`: a boolean (true any, false none) or which input may cut it. */
+const interruptibleField = z.union([z.boolean(), z.enum(["none", "dtmf", "speech", "any"])]).optional();
+
 /** What the app may send: text tokens to speak, audio to play, digits, a language change, or the end. */
 export const relayAppMessageSchema = z.discriminatedUnion("type", [
   z.object({
@@ -8,14 +11,14 @@ export const relayAppMessageSchema = z.discriminatedUnion("type", [
     token: z.string(),
     last: z.boolean().optional(),
     lang: z.string().optional(),
-    interruptible: z.boolean().optional(),
+    interruptible: interruptibleField,
     preemptible: z.boolean().optional(),
   }),
   z.object({
     type: z.literal("play"),
     source: z.url({ error: "source must be an absolute URL" }),
     loop: z.number().int().min(0).optional(),
-    interruptible: z.boolean().optional(),
+    interruptible: interruptibleField,
     preemptible: z.boolean().optional(),
   }),
   z.object({

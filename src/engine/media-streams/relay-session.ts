@@ -1,5 +1,5 @@
 // One ConversationRelay session: the text protocol over the app's WebSocket; caller speech in as prompts, the app's words out as speech.
-import type { HeardEntry, RelayControl, RelayResult, RelaySpec } from "../../markup/effects.js";
+import type { HeardEntry, RelayControl, RelayInputs, RelayResult, RelaySpec } from "../../markup/effects.js";
 import { speechLengthMs } from "../../markup/speech-length.js";
 import { digitLengthMs, playLengthMs } from "../../markup/verbs/play.js";
 import type { ClockMode } from "../clock.js";
@@ -7,6 +7,7 @@ import { type EventHandle, eventClass, type Scheduler } from "../scheduler.js";
 import { quietAgentMs } from "./agent-turns.js";
 import { type AppSocket, openAppSocket } from "./app-socket.js";
 import { type RelayAppMessage, readRelayMessage, relayMessages, type SetupInfo } from "./relay-protocol.js";
+import { sttFor, ttsFor } from "./relay-voices.js";
 import { socketUrl } from "./stream-session.js";
 
 /** Text tokens kept for one utterance before it is spoken anyway (an app that never sends `last`). */
@@ -39,10 +40,22 @@ export interface RelaySessionHost {
 }
 
 type State = "connecting" | "open" | "ended";
+/** What the agent plays: text (in a language), audio, or digits; what may cut it, and whether the app's next item may. */
 type Speech =
-  | { kind: "say"; text: string; interruptible: boolean }
-  | { kind: "play"; url: string; loops: number; interruptible: boolean }
+  | { kind: "say"; text: string; language: string; interruptible: RelayInputs; preemptible: boolean }
+  | { kind: "play"; url: string; loops: number; interruptible: RelayInputs; preemptible: boolean }
   | { kind: "digits"; digits: string };
+
+const never: RelayInputs = { speech: false, dtmf: false };
+/** A message's `interruptible`: a boolean (true any, false none) or none/dtmf/speech/any. */
+const inputsOf = (value: boolean | string | undefined, fallback: RelayInputs): RelayInputs => {
+  if (value === undefined) return fallback;
+  const v = String(value);
+  if (v === "true" || v === "any") return { speech: true, dtmf: true };
+  if (v === "speech") return { speech: true, dtmf: false };
+  if (v === "dtmf") return { speech: false, dtmf: true };
+  return never;
+};
 
 export function openRelaySession(host: RelaySessionHost, sessionId: string, spec: RelaySpec): RelayControl {
   const { scheduler } = host;
@@ -55,6 +68,8 @@ export function openRelaySession(host: RelaySessionHost, sessionId: string, spec
   let transcriptionLanguage = spec.transcriptionLanguage;
   let pending: string[] = [];
   let pendingChars = 0;
+  /** What the tokens of the utterance being gathered asked for (the last token saying it wins). */
+  let pendingOptions: { lang?: string; interruptible?: boolean | string; preemptible?: boolean } = {};
   const queue: Speech[] = [];
   let playing: { item: Speech; startedAt: number; ms: number; handle: EventHandle } | null = null;
   let received = 0;
@@ -129,8 +144,9 @@ export function openRelaySession(host: RelaySessionHost, sessionId: string, spec
       host.talking();
     }
     if (item.kind === "say") {
-      host.tts(item.text, spec.voice, ttsLanguage);
-      host.heard({ kind: "say", text: item.text, voice: spec.voice, language: ttsLanguage });
+      const { voice } = ttsFor(spec, item.language);
+      host.tts(item.text, voice, item.language);
+      host.heard({ kind: "say", text: item.text, voice, language: item.language });
     } else if (item.kind === "play") host.heard({ kind: "play", url: item.url });
     else host.heard({ kind: "digits", text: item.digits });
     const ms = lengthOf(item);
@@ -145,7 +161,22 @@ export function openRelaySession(host: RelaySessionHost, sessionId: string, spec
     playing = { item, startedAt: host.now(), ms, handle };
   };
 
+  /** The app's next item cuts a preemptible one playing, and drops preemptible ones still queued. */
+  const preempt = () => {
+    const current = playing;
+    if (current && current.item.kind !== "digits" && current.item.preemptible) {
+      scheduler.cancel(current.handle);
+      playing = null;
+      host.timeline("relay.preempted", { sessionId, ms: host.now() - current.startedAt });
+    }
+    for (let i = queue.length - 1; i >= 0; i--) {
+      const queued = queue[i]!;
+      if (queued.kind !== "digits" && queued.preemptible) queue.splice(i, 1);
+    }
+  };
+
   const enqueue = (item: Speech) => {
+    if (item.kind !== "digits") preempt();
     if (queue.length >= maxQueuedSpeech) {
       send(relayMessages.error(`More than ${maxQueuedSpeech} items queued to play; this one was dropped`));
       return;
@@ -154,11 +185,20 @@ export function openRelaySession(host: RelaySessionHost, sessionId: string, spec
     playNext();
   };
 
-  const flushText = (interruptible: boolean) => {
+  const flushText = () => {
     const text = pending.join("").trim();
+    const options = pendingOptions;
     pending = [];
     pendingChars = 0;
-    if (text !== "") enqueue({ kind: "say", text, interruptible });
+    pendingOptions = {};
+    if (text === "") return;
+    enqueue({
+      kind: "say",
+      text,
+      language: options.lang ?? ttsLanguage,
+      interruptible: inputsOf(options.interruptible, spec.interruptible),
+      preemptible: options.preemptible ?? spec.preemptible,
+    });
   };
 
   /** The app sent something Twilio would not take: an `error` back, alert 64107 once, the rest counted. */
@@ -173,9 +213,10 @@ export function openRelaySession(host: RelaySessionHost, sessionId: string, spec
       case "text": {
         pending.push(message.token);
         pendingChars += message.token.length;
-        if (message.last || pendingChars > maxPendingTextChars) {
-          flushText(message.interruptible ?? spec.interruptible);
-        }
+        if (message.lang !== undefined) pendingOptions.lang = message.lang;
+        if (message.interruptible !== undefined) pendingOptions.interruptible = message.interruptible;
+        if (message.preemptible !== undefined) pendingOptions.preemptible = message.preemptible;
+        if (message.last || pendingChars > maxPendingTextChars) flushText();
         return;
       }
       case "play":
@@ -183,7 +224,8 @@ export function openRelaySession(host: RelaySessionHost, sessionId: string, spec
           kind: "play",
           url: message.source,
           loops: message.loop === 0 ? 1 : (message.loop ?? 1),
-          interruptible: message.interruptible ?? spec.interruptible,
+          interruptible: inputsOf(message.interruptible, spec.interruptible),
+          preemptible: message.preemptible ?? spec.preemptible,
         });
         return;
       case "sendDigits":
@@ -192,7 +234,13 @@ export function openRelaySession(host: RelaySessionHost, sessionId: string, spec
       case "language":
         ttsLanguage = message.ttsLanguage ?? ttsLanguage;
         transcriptionLanguage = message.transcriptionLanguage ?? transcriptionLanguage;
-        host.timeline("relay.language", { ttsLanguage, transcriptionLanguage });
+        // The voice and recogniser follow the language: its nested <Language>, else the noun's own.
+        host.timeline("relay.language", {
+          ttsLanguage,
+          transcriptionLanguage,
+          ...ttsFor(spec, ttsLanguage),
+          ...sttFor(spec, transcriptionLanguage),
+        });
         return;
       case "end":
         host.timeline("relay.end", { handoffData: message.handoffData ?? null });
@@ -237,10 +285,27 @@ export function openRelaySession(host: RelaySessionHost, sessionId: string, spec
     if (state !== "connecting") return;
     state = "open";
     startedAt = host.now();
-    host.timeline("relay.started", { sessionId, url: spec.url, parameters: spec.parameters });
+    // Providers, voices and hints shape recognition and synthesis, which the sandbox times rather than runs: recorded.
+    host.timeline("relay.started", {
+      sessionId,
+      url: spec.url,
+      parameters: spec.parameters,
+      ttsLanguage,
+      transcriptionLanguage,
+      ...ttsFor(spec, ttsLanguage),
+      ...sttFor(spec, transcriptionLanguage),
+      hints: spec.hints,
+      languages: Object.keys(spec.languages),
+    });
     send(relayMessages.setup({ ...host.call, sessionId, customParameters: spec.parameters }));
     if (spec.welcomeGreeting) {
-      enqueue({ kind: "say", text: spec.welcomeGreeting, interruptible: spec.welcomeGreetingInterruptible });
+      enqueue({
+        kind: "say",
+        text: spec.welcomeGreeting,
+        language: ttsLanguage,
+        interruptible: spec.welcomeGreetingInterruptible,
+        preemptible: spec.preemptible,
+      });
     } else {
       talking = false;
       host.listening();
@@ -292,35 +357,50 @@ export function openRelaySession(host: RelaySessionHost, sessionId: string, spec
   };
   scheduler.after(0, eventClass.input, `relay connect ${sessionId}`, start);
 
+  /** The caller's speech or key cuts what the agent plays, if it may: the app hears what had been said by then. */
+  const interrupt = (by: keyof RelayInputs) => {
+    if (state !== "open" || !playing || playing.item.kind === "digits" || !playing.item.interruptible[by])
+      return;
+    const elapsed = host.now() - playing.startedAt;
+    const text = playing.item.kind === "say" ? playing.item.text : "";
+    const words = text.split(/\s+/).filter(Boolean);
+    const said = words.slice(0, Math.floor((words.length * elapsed) / playing.ms)).join(" ");
+    scheduler.cancel(playing.handle);
+    playing = null;
+    queue.length = 0;
+    // Quiet now, but the caller is still talking: the next step waits for the agent's answer to end.
+    talking = false;
+    host.timeline("relay.interrupt", { sessionId, said, ms: elapsed, by });
+    send(relayMessages.interrupt(said, elapsed));
+  };
+
   return {
     sessionId,
     ended: () => state === "ended",
     result: () => result,
     prompt(text) {
       if (state !== "open") return;
+      // Words said while the agent talks on uncut are not reported unless reportInputDuringAgentSpeech says so.
+      if (playing && !spec.reportInputDuringAgentSpeech.speech) {
+        host.timeline("relay.ignored", { sessionId, text });
+        return;
+      }
       host.timeline("relay.prompt", { sessionId, text });
       send(relayMessages.prompt(text, transcriptionLanguage));
       awaitReply();
       awaitAnswer();
     },
     speechStarted() {
-      // The caller talks over the agent: what is playing stops if it may be interrupted, with what was said so far.
-      if (state !== "open" || !playing || playing.item.kind === "digits" || !playing.item.interruptible)
-        return;
-      const elapsed = host.now() - playing.startedAt;
-      const text = playing.item.kind === "say" ? playing.item.text : "";
-      const words = text.split(/\s+/).filter(Boolean);
-      const said = words.slice(0, Math.floor((words.length * elapsed) / playing.ms)).join(" ");
-      scheduler.cancel(playing.handle);
-      playing = null;
-      queue.length = 0;
-      // Quiet now, but the caller is still talking: the next step waits for the agent's answer to end.
-      talking = false;
-      host.timeline("relay.interrupt", { sessionId, said, ms: elapsed });
-      send(relayMessages.interrupt(said, elapsed));
+      interrupt("speech");
     },
     dtmf(digit) {
-      if (state !== "open" || !spec.dtmfDetection) return;
+      if (state !== "open") return;
+      interrupt("dtmf");
+      if (!spec.dtmfDetection) return;
+      if (playing && !spec.reportInputDuringAgentSpeech.dtmf) {
+        host.timeline("relay.ignored", { sessionId, digit });
+        return;
+      }
       host.timeline("relay.dtmf", { sessionId, digit });
       send(relayMessages.dtmf(digit));
       awaitReply();

@@ -3,6 +3,8 @@ import { boolAttr, methodAttr } from "../attrs.js";
 import {
   CallEnded,
   type RelayControl,
+  type RelayInputs,
+  type RelayLanguage,
   type RelaySpec,
   type VerbEnv,
   type VerbRun,
@@ -10,27 +12,68 @@ import {
 } from "../effects.js";
 import type { MarkupNode } from "../parse.js";
 
-/** `interruptible` and `welcomeGreetingInterruptible`: any, speech (or true) let the caller's speech cut in. */
-const speechInterrupts = (value: string | undefined) =>
-  value === undefined || /^(any|speech|true)$/i.test(value);
+/**
+ * `interruptible`, `welcomeGreetingInterruptible`, `reportInputDuringAgentSpeech`: none, dtmf, speech or any
+ * (true is any, false none, as Twilio reads booleans); an unknown value keeps the default.
+ */
+export function relayInputs(value: string | undefined, fallback: RelayInputs): RelayInputs {
+  switch (value?.trim().toLowerCase()) {
+    case "any":
+    case "true":
+      return { speech: true, dtmf: true };
+    case "speech":
+      return { speech: true, dtmf: false };
+    case "dtmf":
+      return { speech: false, dtmf: true };
+    case "none":
+    case "false":
+      return { speech: false, dtmf: false };
+    default:
+      return fallback;
+  }
+}
+
+const anyInput: RelayInputs = { speech: true, dtmf: true };
+const noInput: RelayInputs = { speech: false, dtmf: false };
 
 export function readRelayNoun(noun: MarkupNode, env: VerbEnv): RelaySpec {
   const parameters: Record<string, string> = {};
+  const languages: Record<string, RelayLanguage> = {};
   for (const child of noun.children) {
     if (child.name === "Parameter" && child.attrs.name !== undefined) {
       parameters[child.attrs.name] = child.attrs.value ?? "";
     }
+    if (child.name === "Language" && child.attrs.code) {
+      const { ttsProvider, voice, transcriptionProvider, speechModel } = child.attrs;
+      languages[child.attrs.code] = {
+        ...(ttsProvider ? { ttsProvider } : {}),
+        ...(voice ? { voice } : {}),
+        ...(transcriptionProvider ? { transcriptionProvider } : {}),
+        ...(speechModel ? { speechModel } : {}),
+      };
+    }
   }
   const language = noun.attrs.language ?? "en-US";
+  const interruptible = relayInputs(noun.attrs.interruptible, anyInput);
   return {
     url: env.resolve(noun.attrs.url ?? ""),
     welcomeGreeting: noun.attrs.welcomeGreeting ?? null,
-    welcomeGreetingInterruptible: speechInterrupts(noun.attrs.welcomeGreetingInterruptible),
-    interruptible: speechInterrupts(noun.attrs.interruptible),
+    welcomeGreetingInterruptible: relayInputs(noun.attrs.welcomeGreetingInterruptible, anyInput),
+    interruptible,
+    reportInputDuringAgentSpeech: relayInputs(noun.attrs.reportInputDuringAgentSpeech, noInput),
+    preemptible: boolAttr(noun, "preemptible", false),
     dtmfDetection: boolAttr(noun, "dtmfDetection", false),
     ttsLanguage: noun.attrs.ttsLanguage ?? language,
     transcriptionLanguage: noun.attrs.transcriptionLanguage ?? language,
+    ttsProvider: noun.attrs.ttsProvider ?? "",
     voice: noun.attrs.voice ?? "",
+    transcriptionProvider: noun.attrs.transcriptionProvider ?? "",
+    speechModel: noun.attrs.speechModel ?? "",
+    hints: (noun.attrs.hints ?? "")
+      .split(",")
+      .map((h) => h.trim())
+      .filter(Boolean),
+    languages,
     parameters,
   };
 }
