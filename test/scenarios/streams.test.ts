@@ -158,6 +158,27 @@ describe("scenarios with WebSocket apps", () => {
     expect(sandbox.calls.timeline(result.calls.c1!).some((e) => e.kind === "stream.ended")).toBe(true);
   });
 
+  it("a placed call whose twiml streams to the app, recorded: the stream and the recording", async () => {
+    const app = await start(greeterApp);
+    const yaml = `name: placed and recorded
+apps: { greeter: null }
+steps:
+  - place_call:
+      id: c1
+      from: "+14155550100"
+      to: "+14155550199"
+      record: true
+      recording_channels: dual
+      twiml: <Response><Connect><Stream url="{apps.greeter}/media"/></Connect></Response>
+      callee: { steps: [{ at: 3s, hangup: true }] }
+expect:
+  streams: [{ call: c1, played: 500ms, marks: [greeting], ended_by: call }]
+  recordings: { exactly: [{ call: c1, source: OutboundAPI, channels: 2, status: completed, duration: 3 }] }
+`;
+    const result = await createSandboxCore().runScenario(yaml, { apps: { greeter: app.url("") } });
+    expect(result.status, show(result)).toBe("passed");
+  });
+
   it("a failing stream expectation names what differed, with the call's timeline", async () => {
     const app = await start(greeterApp);
     const wrong = streamScenario
