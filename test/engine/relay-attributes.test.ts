@@ -137,75 +137,53 @@ for (const doorName of doorNames) {
       expect(queued.answerAt).toBeGreaterThan(1000);
     });
 
-    it("interruptible dtmf: a key cuts the agent, speech does not; speech said over it is not reported by default", async () => {
+    /** The agent reads a long sentence from the start; the caller acts by `steps` over it. */
+    const talkOver = async (steps: object[], attributes: Record<string, string>) => {
       const long = "Our opening hours are nine to five on weekdays and ten to two on Saturdays";
-      sandbox().calls.setParty("+14155550123", {
-        steps: [
-          { at: "500ms", say: "hello", for: "500ms" },
-          { at: "2s", press: "5" },
-          { at: "20s", hangup: true },
-        ],
-      });
+      sandbox().calls.setParty("+14155550123", { steps: [...steps, { at: "20s", hangup: true }] as never });
       const app = await w.app((message, connection) => {
         if (message.type === "setup") connection.send({ type: "text", token: long, last: true });
       });
-      const call = await w.place(relay(app.url(), { interruptible: "dtmf", dtmfDetection: "true" }));
+      const call = await w.place(relay(app.url(), { dtmfDetection: "true", ...attributes }));
       await w.run();
-      expect(app.messages("interrupt")).toEqual([
-        expect.objectContaining({ type: "interrupt", durationUntilInterruptMs: "2000" }),
-      ]);
+      return { app, ignored: entries(call.sid, "relay.ignored") };
+    };
+    const talk = { at: "500ms", say: "hello", for: "500ms" };
+    const key = { at: "2s", press: "5" };
+    const cutAt2s = [expect.objectContaining({ type: "interrupt", durationUntilInterruptMs: "2000" })];
+
+    it("interruptible dtmf: a key cuts the agent, speech does not; speech said over it is not reported by default", async () => {
+      const { app, ignored } = await talkOver([talk, key], { interruptible: "dtmf" });
+      expect(app.messages("interrupt")).toEqual(cutAt2s);
       expect(app.messages("prompt")).toEqual([]);
-      expect(entries(call.sid, "relay.ignored")).toEqual([expect.objectContaining({ text: "hello" })]);
+      expect(ignored).toEqual([expect.objectContaining({ text: "hello" })]);
       // The key came after the cut: the agent was quiet, so it is reported.
       expect(app.messages("dtmf")).toEqual([{ type: "dtmf", digit: "5" }]);
     });
 
     it("interruptible speech: a key does not cut the agent (nor is it reported by default); speech does", async () => {
-      const long = "Our opening hours are nine to five on weekdays and ten to two on Saturdays";
-      sandbox().calls.setParty("+14155550123", {
-        steps: [
+      const { app, ignored } = await talkOver(
+        [
           { at: "500ms", press: "5" },
           { at: "2s", say: "stop", for: "500ms" },
-          { at: "20s", hangup: true },
         ],
-      });
-      const app = await w.app((message, connection) => {
-        if (message.type === "setup") connection.send({ type: "text", token: long, last: true });
-      });
-      const call = await w.place(relay(app.url(), { interruptible: "speech", dtmfDetection: "true" }));
-      await w.run();
-      expect(app.messages("interrupt")).toEqual([
-        expect.objectContaining({ type: "interrupt", durationUntilInterruptMs: "2000" }),
-      ]);
+        { interruptible: "speech" },
+      );
+      expect(app.messages("interrupt")).toEqual(cutAt2s);
       expect(app.messages("dtmf")).toEqual([]);
-      expect(entries(call.sid, "relay.ignored")).toEqual([expect.objectContaining({ digit: "5" })]);
+      expect(ignored).toEqual([expect.objectContaining({ digit: "5" })]);
       expect(app.messages("prompt").map((m) => m.voicePrompt)).toEqual(["stop"]);
     });
 
     it("interruptible none with reportInputDuringAgentSpeech any: nothing cuts the agent, everything is reported", async () => {
-      const long = "Our opening hours are nine to five on weekdays and ten to two on Saturdays";
-      sandbox().calls.setParty("+14155550123", {
-        steps: [
-          { at: "500ms", say: "hello", for: "500ms" },
-          { at: "2s", press: "5" },
-          { at: "20s", hangup: true },
-        ],
+      const { app, ignored } = await talkOver([talk, key], {
+        interruptible: "false",
+        reportInputDuringAgentSpeech: "any",
       });
-      const app = await w.app((message, connection) => {
-        if (message.type === "setup") connection.send({ type: "text", token: long, last: true });
-      });
-      const call = await w.place(
-        relay(app.url(), {
-          interruptible: "false",
-          reportInputDuringAgentSpeech: "any",
-          dtmfDetection: "true",
-        }),
-      );
-      await w.run();
       expect(app.messages("interrupt")).toEqual([]);
       expect(app.messages("prompt").map((m) => m.voicePrompt)).toEqual(["hello"]);
       expect(app.messages("dtmf")).toEqual([{ type: "dtmf", digit: "5" }]);
-      expect(entries(call.sid, "relay.ignored")).toEqual([]);
+      expect(ignored).toEqual([]);
     });
   });
 }

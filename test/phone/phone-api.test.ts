@@ -11,34 +11,11 @@ import {
 } from "../../src/index.js";
 import { fixtures } from "../support/fixtures.js";
 import { listenLocally } from "../support/local-server.js";
+import { phoneApp, sandboxWith } from "../support/phone-sandbox.js";
 
-const app = "https://phone-tests.example.test";
+const app = phoneApp;
 const acmeNumber = fixtures.acme.mainNumber;
 const alice = "+14155550123";
-
-/** A sandbox whose Acme number answers with `voice` (and `/next` with `next`), and texts with `sms`. */
-async function sandboxWith(markup: { voice: string; next?: string; sms?: string }): Promise<Sandbox> {
-  const sandbox = createSandbox();
-  sandbox.webhooks.register(`${app}/`, (request) => {
-    const path = new URL(request.url).pathname;
-    if (path === "/voice") return markup.voice;
-    if (path === "/next") return markup.next ?? "<Response/>";
-    if (path === "/sms") return markup.sms ?? "<Response/>";
-    return "";
-  });
-  const number = sandbox.store.phoneNumbers.findOne("number", acmeNumber)!;
-  const base = `/2010-04-01/Accounts/${fixtures.acme.sid}/IncomingPhoneNumbers/${number.sid}.json`;
-  const response = await sandbox.fetch(`${sandbox.baseUrl}${base}`, {
-    method: "POST",
-    headers: {
-      authorization: `Bearer ${fixtures.carrierKey}`,
-      "content-type": "application/x-www-form-urlencoded",
-    },
-    body: new URLSearchParams({ VoiceUrl: `${app}/voice`, SmsUrl: `${app}/sms` }),
-  });
-  expect(response.status).toBe(200);
-  return sandbox;
-}
 
 async function failureOf(pending: PromiseLike<unknown>): Promise<PhoneExpectationError> {
   try {

@@ -10,9 +10,10 @@ import {
 } from "../../src/index.js";
 import { fixtures } from "../support/fixtures.js";
 import { listenLocally } from "../support/local-server.js";
+import { phoneApp, sandboxWith as withMarkup } from "../support/phone-sandbox.js";
 import { type StreamApp, startStreamApp } from "../support/stream-app.js";
 
-const app = "https://phone-agents.example.test";
+const app = phoneApp;
 const acmeNumber = fixtures.acme.mainNumber;
 const alice = "+14155550123";
 const frame = Buffer.alloc(160, 0x10).toString("base64");
@@ -43,32 +44,13 @@ const relayAgent = () =>
     if (message.type === "dtmf") say(`You pressed ${message.digit}`);
   });
 
-/** A sandbox whose Acme number answers with `voice`; `/after` says goodbye. */
-async function sandboxWith(voice: string): Promise<Sandbox> {
-  const sandbox = createSandbox();
-  sandbox.webhooks.register(`${app}/`, (request) =>
-    new URL(request.url).pathname === "/voice" ? voice : "<Response><Say>Goodbye</Say></Response>",
-  );
-  const number = sandbox.store.phoneNumbers.findOne("number", acmeNumber)!;
-  const response = await sandbox.fetch(
-    `${sandbox.baseUrl}/2010-04-01/Accounts/${fixtures.acme.sid}/IncomingPhoneNumbers/${number.sid}.json`,
-    {
-      method: "POST",
-      headers: {
-        authorization: `Bearer ${fixtures.carrierKey}`,
-        "content-type": "application/x-www-form-urlencoded",
-      },
-      body: new URLSearchParams({ VoiceUrl: `${app}/voice` }),
-    },
-  );
-  expect(response.status).toBe(200);
-  return sandbox;
-}
+/** A sandbox whose Acme number answers with `voice`; the Connect action (`/next`) says goodbye. */
+const sandboxWith = (voice: string) => withMarkup({ voice, next: "<Response><Say>Goodbye</Say></Response>" });
 
 const streamMarkup = (url: string) =>
   `<Response><Connect><Stream url="${url}"/></Connect><Say>Stream over</Say></Response>`;
 const relayMarkup = (url: string) =>
-  `<Response><Connect action="${app}/after"><ConversationRelay url="${url}" welcomeGreeting="Hi, how can I help you today?" dtmfDetection="true"/></Connect></Response>`;
+  `<Response><Connect action="${app}/next"><ConversationRelay url="${url}" welcomeGreeting="Hi, how can I help you today?" dtmfDetection="true"/></Connect></Response>`;
 
 describe("phones and voice agents (in-process)", () => {
   const apps: StreamApp[] = [];
