@@ -4,7 +4,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   connectPhones,
   createNodeListener,
-  createSandbox,
   PhoneExpectationError,
   type Sandbox,
 } from "../../src/index.js";
