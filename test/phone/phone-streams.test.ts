@@ -1,12 +1,7 @@
 // The phone API with voice agents: a call to a number whose markup connects a media stream or ConversationRelay, in-process and over HTTP.
 import { createServer } from "node:http";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import {
-  connectPhones,
-  createNodeListener,
-  PhoneExpectationError,
-  type Sandbox,
-} from "../../src/index.js";
+import { connectPhones, createNodeListener, PhoneExpectationError, type Sandbox } from "../../src/index.js";
 import { fixtures } from "../support/fixtures.js";
 import { listenLocally } from "../support/local-server.js";
 import { phoneApp, sandboxWith as withMarkup } from "../support/phone-sandbox.js";
