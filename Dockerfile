@@ -13,6 +13,7 @@ COPY package.json package-lock.json ./
 # --ignore-scripts: `prepare` would run tsc before the sources are copied; the build is its own step below.
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
+COPY scripts/build.mjs ./scripts/
 COPY src ./src
 COPY fixtures ./fixtures
 RUN npm run build

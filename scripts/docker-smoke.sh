@@ -52,10 +52,12 @@ mkdir -p "$work/context" "$work/build" "$work/runtime"
     tar --null -T - -cf -
 ) | tar -xf - -C "$work/context"
 
-# Stage "build": COPY package.json package-lock.json; npm ci; COPY tsconfig*, src, fixtures; npm run build.
+# Stage "build": COPY package.json package-lock.json; npm ci; COPY tsconfig*, scripts/build.mjs, src, fixtures; npm run build.
 cp "$work/context/package.json" "$work/context/package-lock.json" "$work/build/"
 step "build stage: npm ci" "$work/build" npm ci --ignore-scripts --no-audit --no-fund
 cp "$work/context/tsconfig.json" "$work/context/tsconfig.build.json" "$work/build/"
+mkdir -p "$work/build/scripts"
+cp "$work/context/scripts/build.mjs" "$work/build/scripts/"
 cp -R "$work/context/src" "$work/context/fixtures" "$work/build/"
 step "build stage: npm run build" "$work/build" npm run build
 

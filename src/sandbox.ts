@@ -1,5 +1,4 @@
 // The composition root: one state, one clock, one id generator, one route table behind `handle`.
-import { fileURLToPath } from "node:url";
 import { createIdGenerator, type IdGeneratorState } from "./domain/ids.js";
 import { createStore, type Store } from "./domain/store.js";
 import type { StoreLoader } from "./domain/store-stream.js";
@@ -12,6 +11,7 @@ import { createFaultRegistry, type FaultRegistry } from "./engine/faults.js";
 import { createSwitchableClock, type SwitchableClock } from "./engine/switchable-clock.js";
 import { createCookieJars } from "./engine/webhook-cookies.js";
 import { applyFixtures } from "./fixtures/apply.js";
+import { loadDefaultFixtures } from "./fixtures/default-fixtures.js";
 import { loadFixtureFile, parseFixtures } from "./fixtures/load.js";
 import { type FixtureFile, type FixtureInput, fixtureFileSchema } from "./fixtures/schema.js";
 import { createHealthBoard, type HealthBoard } from "./http/admin-api/health-board.js";
@@ -20,6 +20,7 @@ import { createHandle, type Handle } from "./http/handle.js";
 import { createRequestJournal, type RequestJournal } from "./http/request-journal.js";
 import { routes } from "./http/routes.js";
 import type { SandboxSettings, ScenarioPlayer } from "./http/services.js";
+import { defaultFixturesPath } from "./package-files.js";
 import { loadScenario, parseScenarioText, type ScenarioSource } from "./scenarios/input.js";
 import { ScenarioLoadError } from "./scenarios/load.js";
 import type { ScenarioResult } from "./scenarios/result.js";
@@ -106,14 +107,12 @@ export interface SandboxCore {
   runScenario(source: ScenarioSource, options?: RunScenarioOptions): Promise<ScenarioResult>;
 }
 
+export { defaultFixturesPath, packageRoot } from "./package-files.js";
 export { version };
-
-export const packageRoot = fileURLToPath(new URL("..", import.meta.url));
-export const defaultFixturesPath = fileURLToPath(new URL("../fixtures/default.yaml", import.meta.url));
 
 function resolveFixtures(fixtures: SandboxOptions["fixtures"]): FixtureFile | null {
   if (fixtures === false) return null;
-  if (fixtures === undefined) return loadFixtureFile(defaultFixturesPath);
+  if (fixtures === undefined || fixtures === defaultFixturesPath) return loadDefaultFixtures();
   if (typeof fixtures === "string") {
     return fixtures.trimStart().startsWith("carrier:") ? parseFixtures(fixtures) : loadFixtureFile(fixtures);
   }

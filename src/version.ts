@@ -1,6 +1,7 @@
 // The package's own version (package.json), for health, the CLI, the OpenAPI document and webhook user agents.
 import { readFileSync } from "node:fs";
+import { packageFile } from "./package-files.js";
 
 export const version: string = (
-  JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }
+  JSON.parse(readFileSync(packageFile("package.json"), "utf8")) as { version: string }
 ).version;

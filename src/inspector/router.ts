@@ -1,11 +1,11 @@
 // Serves the inspector: its page, its files (shipped in the package), its reads and its live feed.
 import { createRequire } from "node:module";
-import { fileURLToPath } from "node:url";
 import express, { type Router } from "express";
 import { readBody, toSandboxRequest, writeResponse } from "../adapters/node.js";
 import type { Handle } from "../http/handle.js";
 import { renderError } from "../http/render-error.js";
 import type { SandboxResponse } from "../http/types.js";
+import { codeFile } from "../package-files.js";
 import type { SandboxCore } from "../sandbox.js";
 import { checkAdmin } from "./access.js";
 import { createInspectorApi } from "./api.js";
@@ -14,8 +14,8 @@ import { pageHtml, pageSecurityHeaders } from "./page.js";
 import { inspectorApiPath, inspectorFeedPath, inspectorPath } from "./paths.js";
 
 const require = createRequire(import.meta.url);
-/** The browser code: beside this file in the source tree, copied beside it into dist by the build. */
-const clientFolder = fileURLToPath(new URL("./client/", import.meta.url));
+/** The browser code: src/inspector/client in the source tree, copied to dist/inspector/client by the build. */
+const clientFolder = codeFile("inspector", "client");
 const vendorFiles: Record<string, string> = {
   "preact.mjs": require.resolve("preact"),
   "hooks.mjs": require.resolve("preact/hooks"),

@@ -1,9 +1,9 @@
 // Plays a scenario in a fresh sandbox on the virtual clock: sets up, runs its steps in time order, checks expectations.
 import { existsSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { isTerminalCallStatus } from "../domain/call.js";
 import { startStopwatch } from "../engine/clock.js";
+import { defaultFixturesPath } from "../package-files.js";
 import { type ApiClient, createApiClient, must, StepRefused } from "./api-client.js";
 import { resolveApps } from "./apps.js";
 import { type CallerScript, compileCaller, type PartyMark } from "./caller-script.js";
@@ -25,9 +25,6 @@ import type { Scenario, Step } from "./schema.js";
 import { checkSnapshot, type SnapshotMode } from "./snapshot-file.js";
 import { timelineSnapshot } from "./timeline-snapshot.js";
 import { applySttResult, setUpWorld, sttResults, type World } from "./world.js";
-
-/** The packaged fixtures, for `fixtures: default`. */
-const packagedFixtures = fileURLToPath(new URL("../../fixtures/default.yaml", import.meta.url));
 
 export interface SandboxRecipe {
   /** A fixture file path, `false` for none, or undefined for the owner's own fixtures. */
@@ -87,7 +84,8 @@ interface Watch {
 function fixturesOf(loaded: LoadedScenario): SandboxRecipe["fixtures"] {
   const fixtures = loaded.scenario.fixtures;
   if (fixtures === undefined) return undefined;
-  if (fixtures === "default") return packagedFixtures;
+  // The packaged fixtures: createSandboxCore knows this path and reads the build's parsed copy.
+  if (fixtures === "default") return defaultFixturesPath;
   if (fixtures === "empty") return false;
   return isAbsolute(fixtures) ? fixtures : resolve(loaded.dir, fixtures);
 }

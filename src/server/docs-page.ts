@@ -3,10 +3,10 @@ import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import express, { type Router } from "express";
 import type { OpenApiDocument } from "../http/openapi-document.js";
+import { docsPath, specPath } from "./docs-paths.js";
 import { renderReferencePage } from "./reference-page.js";
 
-export const docsPath = "/__sandbox/docs";
-export const specPath = "/__sandbox/openapi.json";
+export { docsPath, specPath };
 
 /**
  * swagger-ui-dist is an optional peer dependency (its 12 MB and its install-time analytics stay out of a

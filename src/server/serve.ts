@@ -1,16 +1,14 @@
 // The standalone server: node:http sends the sandbox's prefixes straight to the core; the rest goes to Express.
 
-import { createServer, type Server } from "node:http";
-import express from "express";
-import { createExpressMiddleware, isSandboxPath } from "../adapters/express.js";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { isSandboxPath } from "../adapters/express.js";
 import { createNodeListener } from "../adapters/node.js";
 import { startStopwatch, waitRealTime } from "../engine/clock.js";
 import type { Handle } from "../http/handle.js";
-import { buildOpenApiDocument } from "../http/openapi-document.js";
-import { routes } from "../http/routes.js";
-import { createInspector, type Inspector, inspectorPath } from "../inspector/index.js";
+import { inspectorPath } from "../inspector/paths.js";
 import { createSandboxCore, type SandboxCore, type SandboxOptions } from "../sandbox.js";
-import { createDocsRouter, docsPath } from "./docs-page.js";
+import type { Inspector } from "./app.js";
+import { docsPath } from "./docs-paths.js";
 import { loggingWebhookFetch, logStatusChanges } from "./event-log.js";
 import { allowedAdminHosts, checkExposure, guardAdminHost } from "./exposure.js";
 import { openDataDir, type Persistence } from "./persistence/data-dir.js";
@@ -55,47 +53,6 @@ export interface RunningServer {
 }
 
 const silent: ServerLogger = { debug: () => undefined, info: () => undefined, warn: () => undefined };
-
-/** The Express app for everything off the hot path: landing page and API reference. */
-export function createApp(
-  sandbox: SandboxCore,
-  handle: Handle = sandbox.handle,
-  inspector: Inspector = createInspector(sandbox),
-) {
-  const app = express();
-  app.disable("x-powered-by");
-  app.use(createDocsRouter({ document: () => buildOpenApiDocument(routes) }));
-  app.use(inspector.router);
-  app.use(createExpressMiddleware(handle));
-  const lines = [
-    `voice-sandbox ${sandbox.settings.version}`,
-    "",
-    "Account API:  /2010-04-01/Accounts/{AccountSid}/...",
-    "Carrier API:  /carrier/v1/...",
-    "Admin API:    /__sandbox/health, /__sandbox/state, /__sandbox/reset, /__sandbox/requests, /__sandbox/faults",
-    `Reference:    ${docsPath} (OpenAPI document at /__sandbox/openapi.json)`,
-    `Inspector:    ${inspectorPath} (calls, messages, webhooks, requests, a phone, controls)`,
-  ];
-  // A browser gets the same lines with the reference and the inspector as links; anything else, plain text.
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>voice-sandbox</title></head><body><pre>${lines
-    .join("\n")
-    .replace(docsPath, `<a href="${docsPath}">${docsPath}</a>`)
-    .replace(`${inspectorPath} `, `<a href="${inspectorPath}">${inspectorPath}</a> `)}</pre></body></html>`;
-  app.get("/", (_req, res) => {
-    res.format({
-      "text/plain": () => res.send(lines.join("\n")),
-      "text/html": () => res.send(html),
-    });
-  });
-  // Everything else answers JSON like the rest of the server, not Express's HTML page.
-  app.use((req, res) => {
-    res.status(404).json({
-      status: 404,
-      message: `No route for ${req.method} ${req.path}: the sandbox answers under /2010-04-01/, /carrier/v1/ and /__sandbox/ (reference at ${docsPath})`,
-    });
-  });
-  return app;
-}
 
 /** Logs each request at debug level; the request journal keeps the same facts for `GET /__sandbox/requests`. */
 function logRequests(handle: Handle, logger: ServerLogger): Handle {
@@ -143,14 +100,32 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
   const publicUrl = typeof options.publicBaseUrl === "string" ? options.publicBaseUrl : undefined;
   const guard = (inner: Handle) => guardAdminHost(inner, allowedAdminHosts(host, publicUrl));
   const handle = logRequests(guard(core), logger);
-  const inspector = createInspector(sandbox, { guard });
-  const app = createApp(sandbox, handle, inspector);
+  // Express, the inspector and the API reference load on the first request that needs them (a browser's),
+  // not at start: measured, loading them was about a fifth of the server's cold start (docs/decisions.md).
+  let inspector: Inspector | undefined;
+  let app: Promise<(req: IncomingMessage, res: ServerResponse) => void> | undefined;
+  const loadApp = () => {
+    app ??= import("./app.js").then(({ createApp, createInspector }) => {
+      inspector = createInspector(sandbox, { guard });
+      return createApp(sandbox, handle, inspector);
+    });
+    return app;
+  };
   const fast = createNodeListener(handle);
   // Measured: Express routing costs about three quarters of a bare server's throughput, so API paths skip it.
   const server = createServer((req, res) => {
     if (isSandboxPath(req.url) && !req.url?.startsWith(docsPath) && !req.url?.startsWith(inspectorPath)) {
       void fast(req, res);
-    } else app(req, res);
+    } else
+      loadApp().then(
+        (express) => express(req, res),
+        (error: unknown) =>
+          res
+            .writeHead(500, { "content-type": "application/json; charset=utf-8" })
+            .end(
+              JSON.stringify({ status: 500, message: `cannot load the pages: ${(error as Error).message}` }),
+            ),
+      );
   });
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
@@ -171,7 +146,7 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
     // Stop accepting; idle keep-alive connections go now, busy ones when their request is answered.
     const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
     // Live feeds never end by themselves.
-    inspector.close();
+    inspector?.close();
     server.closeIdleConnections();
     await Promise.race([stopped, deadline]);
     server.closeAllConnections();

@@ -1,7 +1,16 @@
 // The WebSocket client to a customer's app that media streams and ConversationRelay share: bounded, signed, never awaited on the real clock.
-import WebSocket from "ws";
+import { createRequire } from "node:module";
+import type WebSocketClass from "ws";
 import { computeSignature, twilioSignatureHeader } from "../../webhooks/sign.js";
 import { eventClass, type Scheduler } from "../scheduler.js";
+
+const requireHere = createRequire(import.meta.url);
+let loadedWs: typeof WebSocketClass | undefined;
+/** ws (and Node's https with it) loads on the first stream, not with the library: most sandboxes never open one. */
+const wsClass = (): typeof WebSocketClass => {
+  loadedWs ??= requireHere("ws") as typeof WebSocketClass;
+  return loadedWs;
+};
 
 /** Real milliseconds allowed for the WebSocket handshake (Twilio gives up on an endpoint that does not answer). */
 export const handshakeTimeoutMs = 10_000;
@@ -58,6 +67,7 @@ export function openAppSocket(
 ): { socket: AppSocket; connected: Promise<void> } {
   const { scheduler, label } = options;
   let wake: (() => void) | null = null;
+  const WebSocket = wsClass();
   const ws = new WebSocket(options.url, {
     handshakeTimeout: handshakeTimeoutMs,
     maxPayload: maxAppMessageBytes,

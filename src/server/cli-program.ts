@@ -1,0 +1,365 @@
+// The voice-sandbox command line's program: `voice-sandbox serve` runs the standalone sandbox (cli.ts starts it).
+import { randomBytes } from "node:crypto";
+import { writeFileSync } from "node:fs";
+import { Command, InvalidArgumentError, Option } from "commander";
+import { type Logger, pino } from "pino";
+import { parseDuration } from "../engine/duration.js";
+import { FixtureError } from "../fixtures/load.js";
+import { defaultFixturesPath, version } from "../sandbox.js";
+import { loadConfigFile } from "./config-file.js";
+import { isLoopback } from "./exposure.js";
+import { DataDirError } from "./persistence/data-dir.js";
+import { serve } from "./serve.js";
+
+const toPort = (value: string) => {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new InvalidArgumentError("must be a port number 0-65535");
+  return port;
+};
+const toCount = (minimum: number) => (value: string) => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < minimum)
+    throw new InvalidArgumentError(`must be a whole number, ${minimum} or more`);
+  return n;
+};
+/** An absolute http(s) URL with nothing after the host but an optional path: the base of handed-out URLs. */
+const toPublicUrl = (value: string) => {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new InvalidArgumentError("must be an absolute URL such as http://sandbox.example.test:4010");
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new InvalidArgumentError(`must be an http:// or https:// URL, not ${url.protocol}`);
+  if (url.search || url.hash || url.username || url.password)
+    throw new InvalidArgumentError("must be a base URL: no query, fragment or credentials");
+  return value.replace(/\/+$/, "");
+};
+const toDuration = (value: string) => {
+  try {
+    return parseDuration(value);
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
+};
+
+/** A yes/no environment variable: 1, true or yes (any case) mean yes. */
+const envFlag = (name: string) => /^(1|true|yes)$/i.test(process.env[name] ?? "");
+
+/** Secrets never reach the logs, whatever logs them. */
+export const redactPaths = [
+  "carrierKey",
+  "adminToken",
+  "authorization",
+  "*.carrierKey",
+  "*.adminToken",
+  "*.authorization",
+  "*.headers.authorization",
+  "*.auth_token",
+  "*.test_auth_token",
+];
+
+async function createLogger(level: string, format: string | undefined): Promise<Logger> {
+  const pretty = format === "pretty" || (format === undefined && process.stdout.isTTY === true);
+  const options = {
+    level,
+    base: { name: "voice-sandbox" },
+    redact: { paths: redactPaths, censor: "[redacted]" },
+  };
+  // A reader that went away (`serve | head -1`) must not stall the server: once stdout is a broken pipe,
+  // log lines are dropped instead of waiting on a pipe that never drains.
+  const destination = pino.destination({ fd: 1, sync: true });
+  destination.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") throw error;
+    destination.write = () => true;
+  });
+  if (!pretty) return pino(options, destination);
+  // Loaded only for a terminal: JSON logs (CI, Docker) never need it.
+  const { default: pinoPretty } = await import("pino-pretty");
+  return pino(options, pinoPretty({ colorize: true, destination }));
+}
+
+const program = new Command()
+  .name("voice-sandbox")
+  .description("A local, stateful emulator of the voice and messaging service (account API and carrier API).")
+  .version(version);
+
+const serveCommand = program
+  .command("serve")
+  .description(
+    "Run the standalone sandbox server. Every option also reads an environment variable (shown) or a key of the --config file; the command line wins over the environment, the environment over the file.",
+  )
+  .addOption(
+    new Option("-c, --config <file>", "config file (JSON or YAML) with option names as keys").env(
+      "VOICE_SANDBOX_CONFIG",
+    ),
+  )
+  .addOption(
+    new Option("-p, --port <port>", "port to listen on")
+      .env("VOICE_SANDBOX_PORT")
+      .default(4010)
+      .argParser(toPort),
+  )
+  .addOption(
+    new Option("-H, --host <host>", "address to bind").env("VOICE_SANDBOX_HOST").default("127.0.0.1"),
+  )
+  .addOption(
+    new Option("-f, --fixtures <file>", "fixture file (YAML)")
+      .env("VOICE_SANDBOX_FIXTURES")
+      .default(defaultFixturesPath),
+  )
+  .addOption(new Option("--seed <seed>", "seed for ids").env("VOICE_SANDBOX_SEED").default("1"))
+  .addOption(
+    new Option("--clock <mode>", "real or virtual time (switchable later: POST /__sandbox/clock)")
+      .choices(["real", "virtual"])
+      .env("VOICE_SANDBOX_CLOCK")
+      .default("real"),
+  )
+  .addOption(
+    new Option("--carrier-key <key>", "carrier API key (overrides the fixtures)").env(
+      "VOICE_SANDBOX_CARRIER_KEY",
+    ),
+  )
+  .addOption(
+    new Option("--admin-token <token>", "require this bearer token on admin routes (except health)").env(
+      "VOICE_SANDBOX_ADMIN_TOKEN",
+    ),
+  )
+  .option(
+    "--insecure-admin",
+    "listen beyond loopback with no admin token anyway (env VOICE_SANDBOX_INSECURE_ADMIN=1); without it or --admin-token, a host other than loopback refuses to start",
+  )
+  .option(
+    "--generate-admin-token",
+    "when no admin token is given, make one at start and print it once (env VOICE_SANDBOX_GENERATE_ADMIN_TOKEN=1; the Docker image sets it)",
+  )
+  .addOption(
+    new Option(
+      "--public-url <url>",
+      "base of the URLs handed out in webhooks (RecordingUrl...): how clients reach this server (default: the bound address)",
+    )
+      .env("VOICE_SANDBOX_PUBLIC_URL")
+      .argParser(toPublicUrl),
+  )
+  .addOption(
+    new Option(
+      "-d, --data-dir <dir>",
+      "keep the state in this directory: replayed at start, each acknowledged change on disk before its response",
+    ).env("VOICE_SANDBOX_DATA_DIR"),
+  )
+  .addOption(
+    new Option(
+      "--snapshot-every <records>",
+      "compact the change journal into a snapshot after this many records",
+    )
+      .env("VOICE_SANDBOX_SNAPSHOT_EVERY")
+      .default(1000)
+      .argParser(toCount(1)),
+  )
+  .addOption(
+    new Option("--journal-limit <requests>", "how many requests GET /__sandbox/requests keeps (0: none)")
+      .env("VOICE_SANDBOX_JOURNAL_LIMIT")
+      .default(1000)
+      .argParser(toCount(0)),
+  )
+  .addOption(
+    new Option(
+      "--event-limit <events>",
+      "how many carrier events GET /carrier/v1/events keeps, oldest dropped first",
+    )
+      .env("VOICE_SANDBOX_EVENT_LIMIT")
+      .default(100_000)
+      .argParser(toCount(0)),
+  )
+  .addOption(
+    new Option(
+      "--event-max-age <duration>",
+      "drop carrier events older than this (sandbox time), e.g. 24h",
+    ).env("VOICE_SANDBOX_EVENT_MAX_AGE"),
+  )
+  .addOption(
+    new Option(
+      "--shutdown-grace <duration>",
+      "on SIGTERM/SIGINT, wait at most this long for requests and webhook deliveries",
+    )
+      .env("VOICE_SANDBOX_SHUTDOWN_GRACE")
+      .default("5s"),
+  )
+  .addOption(
+    new Option(
+      "--port-file <file>",
+      "write the bound port to this file once listening (the Docker image's HEALTHCHECK reads it)",
+    ).env("VOICE_SANDBOX_PORT_FILE"),
+  )
+  .addOption(
+    new Option("--log-level <level>", "log level")
+      .choices(["trace", "debug", "info", "warn", "error", "fatal", "silent"])
+      .env("VOICE_SANDBOX_LOG_LEVEL")
+      .default("info"),
+  )
+  .addOption(
+    new Option("--log-format <format>", "pretty or json (default: pretty on a terminal, JSON otherwise)")
+      .choices(["pretty", "json"])
+      .env("VOICE_SANDBOX_LOG_FORMAT"),
+  );
+
+serveCommand.action(async (options) => {
+  // The token line is written straight to stdout: a reader that went away must not crash the server.
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") throw error;
+  });
+  let logger: Logger | undefined;
+  try {
+    if (options.config) {
+      // The file fills in only what neither the command line nor the environment set.
+      for (const [key, value] of Object.entries(loadConfigFile(options.config))) {
+        const source = serveCommand.getOptionValueSource(key);
+        if (source === undefined || source === "default")
+          serveCommand.setOptionValueWithSource(key, value, "config");
+      }
+      options = serveCommand.opts();
+    }
+    logger = await createLogger(options.logLevel, options.logFormat);
+    let adminToken: string | undefined = options.adminToken || undefined;
+    if (!adminToken && (options.generateAdminToken || envFlag("VOICE_SANDBOX_GENERATE_ADMIN_TOKEN"))) {
+      adminToken = randomBytes(24).toString("base64url");
+      // Printed once, here, and never logged: the logs redact it like any other secret.
+      process.stdout.write(
+        `voice-sandbox: admin token (generated, shown once; give --admin-token to choose one): ${adminToken}\n`,
+      );
+    }
+    const insecureAdmin = Boolean(options.insecureAdmin) || envFlag("VOICE_SANDBOX_INSECURE_ADMIN");
+    const seed = /^\d+$/.test(String(options.seed)) ? Number(options.seed) : String(options.seed);
+    const running = await serve({
+      port: options.port,
+      host: options.host,
+      fixtures: options.fixtures,
+      seed,
+      clock: options.clock,
+      carrierKey: options.carrierKey,
+      adminToken,
+      insecureAdmin,
+      ...(options.publicUrl ? { publicBaseUrl: String(options.publicUrl) } : {}),
+      dataDir: options.dataDir,
+      snapshotEvery: options.snapshotEvery,
+      journalLimit: options.journalLimit,
+      events: {
+        maxCount: options.eventLimit,
+        ...(options.eventMaxAge ? { maxAgeMs: toDuration(String(options.eventMaxAge)) } : {}),
+      },
+      shutdownGraceMs: toDuration(String(options.shutdownGrace)),
+      logger,
+    });
+    if (!adminToken && !isLoopback(options.host)) {
+      logger.warn(
+        { host: options.host },
+        `the admin API is open to anyone who reaches ${running.url} (--insecure-admin): they can read every credential and reset the state`,
+      );
+    }
+    if (options.portFile) writeFileSync(options.portFile, `${new URL(running.url).port}\n`);
+    logger.info(
+      {
+        url: running.url,
+        fixtures: options.fixtures,
+        clock: options.clock,
+        dataDir: options.dataDir ?? null,
+        adminToken,
+        carrierKey: options.carrierKey,
+      },
+      `voice-sandbox listening on ${running.url}`,
+    );
+    let stopping = false;
+    const stop = (signal: string) => {
+      if (stopping) {
+        logger?.warn({ signal }, "second signal: exiting now");
+        process.exit(1);
+      }
+      stopping = true;
+      logger?.info(
+        { signal },
+        "shutting down: no new requests, finishing those in flight, flushing the journal",
+      );
+      running.close().then(
+        () => {
+          logger?.info({}, "stopped");
+          logger?.flush();
+          process.exit(0);
+        },
+        (error: unknown) => {
+          process.stderr.write(`voice-sandbox: shutdown failed: ${(error as Error).message}\n`);
+          process.exit(1);
+        },
+      );
+    };
+    process.once("SIGTERM", () => stop("SIGTERM"));
+    process.once("SIGINT", () => stop("SIGINT"));
+  } catch (error) {
+    if (error instanceof FixtureError)
+      process.stderr.write(`voice-sandbox: bad fixture file\n${error.message}\n`);
+    else if (error instanceof DataDirError)
+      process.stderr.write(`voice-sandbox: cannot load the data directory\n${error.message}\n`);
+    else process.stderr.write(`voice-sandbox: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  }
+});
+
+program
+  .command("run")
+  .description(
+    "Play scenario files (paths or quoted globs), each in a fresh sandbox on a virtual clock. Exit code: 0 all passed, 1 a scenario failed, 2 a file did not load.",
+  )
+  .argument("<files...>", 'scenario files or globs, e.g. "scenarios/*.yaml"')
+  .addOption(
+    new Option(
+      "-t, --target <url>",
+      "base URL of your app: handler paths not defined inline are requested there",
+    ).env("VOICE_SANDBOX_TARGET"),
+  )
+  .addOption(
+    new Option("-r, --reporter <name>", "report format")
+      .choices(["pretty", "junit", "json"])
+      .env("VOICE_SANDBOX_REPORTER")
+      .default("pretty"),
+  )
+  .addOption(
+    new Option("-o, --output <file>", "write the report to this file (default: standard output)").env(
+      "VOICE_SANDBOX_OUTPUT",
+    ),
+  )
+  .addOption(
+    new Option("--seed <seed>", "seed for ids, overriding each scenario's").env("VOICE_SANDBOX_SEED"),
+  )
+  .addOption(
+    new Option(
+      "-f, --fixtures <file>",
+      "fixture file for scenarios that name none (default: the packaged fixtures)",
+    ).env("VOICE_SANDBOX_FIXTURES"),
+  )
+  .option("-u, --update-snapshots", "rewrite the timeline snapshots of scenarios with snapshot: true")
+  .option(
+    "-a, --app <name=url...>",
+    "a WebSocket app's URL for {apps.name} in the scenarios' markup, e.g. echo=ws://127.0.0.1:3002 (repeatable)",
+  )
+  .action(async (files: string[], options) => {
+    const { runCommand } = await import("../scenarios/cli-run.js");
+    const { parseAppPairs } = await import("../scenarios/apps.js");
+    let apps: Record<string, string> | undefined;
+    try {
+      apps = options.app ? parseAppPairs(options.app as string[]) : undefined;
+    } catch (error) {
+      process.stderr.write(`voice-sandbox run: --app ${(error as Error).message}\n`);
+      process.exitCode = 2;
+      return;
+    }
+    const seed =
+      options.seed === undefined
+        ? undefined
+        : /^\d+$/.test(options.seed)
+          ? Number(options.seed)
+          : options.seed;
+    process.exitCode = await runCommand(files, { ...options, seed, apps });
+  });
+
+await program.parseAsync(process.argv);
