@@ -88,6 +88,8 @@ describe("the npm package", () => {
     expect(tarEntries).toContain("dist/index.js");
     expect(tarEntries).toContain("dist/index.d.ts");
     expect(tarEntries).toContain("fixtures/default.yaml");
+    // Parsed and validated at build time, so a library start need not load the YAML parser.
+    expect(tarEntries).toContain("dist/fixtures/default.json");
     expect(tarEntries).toContain("dist/inspector/client/app.js");
     expect(tarEntries.filter((entry) => /^(src|test|bench|scripts)\//.test(entry))).toEqual([]);
   });
