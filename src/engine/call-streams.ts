@@ -7,7 +7,7 @@ import { sendCallback } from "./engine-services.js";
 import { openRelaySession } from "./media-streams/relay-session.js";
 import { framePayloads, sounding, speechFrame } from "./media-streams/stream-audio.js";
 import { openStreamSession, type StreamSession } from "./media-streams/stream-session.js";
-import { heardLengthMs, keepPlayed } from "./sandbox-speech.js";
+import { fullLengthMs, heardLengthMs, keepPlayed } from "./sandbox-speech.js";
 import { eventClass } from "./scheduler.js";
 import { callCookies } from "./webhook-cookies.js";
 
@@ -56,7 +56,12 @@ function outboundFrame(rt: CallRuntime, at: number): string {
     const end = heard.at + heardLengthMs(heard);
     if (heard.at > at || at >= end) continue;
     if ((heard.kind === "say" || heard.kind === "error-prompt") && heard.text) {
-      return speechFrame({ start: heard.at, end, text: heard.text }, "agent", at);
+      // Frames up to a cut carried the whole text at its full length, so they keep doing so until it.
+      return speechFrame(
+        { start: heard.at, end: heard.at + fullLengthMs(heard), text: heard.text },
+        "agent",
+        at,
+      );
     }
     return framePayloads.sound;
   }
@@ -199,6 +204,7 @@ export function createStreams(reg: CallRegistry): StreamsPart {
         timeline: (kind, detail) => note(rt, kind, detail),
         alert: (code, message, level) => reg.alert(rt, code, message, level),
         heard: (entry) => env.heard(entry),
+        cutHeard: (ms, said) => env.cutHeard(ms, said),
         tts: (text, voice, language) => env.tts(text, voice, language),
         listening: () => env.listening("Connect"),
         talking: () => env.talking(),

@@ -107,6 +107,10 @@ export function createVerbEnv(
       rt.heard.push({ at: now(), ...entry });
       note(rt, `heard.${entry.kind}`, { ...entry });
     },
+    cutHeard: (ms, said) => {
+      const last = rt.heard.at(-1);
+      if (last && !last.cut) last.cut = { ms: Math.max(0, ms), said };
+    },
     tts: (text, voice, _language) => tts(rt, text, voice),
     verbStarted: (node) => verbStarted(rt, node),
     listening: (verb) => listening(rt, verb),

@@ -4,8 +4,18 @@ import { speechLengthMs } from "../markup/speech-length.js";
 import { digitLengthMs, playLengthMs } from "../markup/verbs/play.js";
 import type { CallRuntime, Utterance } from "./call-runtime.js";
 
-/** How long a heard entry sounds: the same lengths the verbs wait for. */
+/** How long a heard entry sounds: the same lengths the verbs wait for, or until it was cut. */
 export function heardLengthMs(entry: HeardEntry): number {
+  return entry.cut ? Math.min(entry.cut.ms, fullLengthMs(entry)) : fullLengthMs(entry);
+}
+
+/** The words a heard entry spoke: all of its text, or those said before it was cut. */
+export function heardWords(entry: HeardEntry): string {
+  return entry.cut ? entry.cut.said : (entry.text ?? "");
+}
+
+/** How long a heard entry would sound if nothing cut it. */
+export function fullLengthMs(entry: HeardEntry): number {
   if (entry.kind === "say" || entry.kind === "error-prompt") return speechLengthMs(entry.text ?? "");
   if (entry.kind === "digits") return (entry.text?.length ?? 0) * digitLengthMs;
   if (entry.kind === "play") return playLengthMs;
@@ -16,8 +26,8 @@ export function heardLengthMs(entry: HeardEntry): number {
 export function spokenTo(heard: readonly HeardEntry[]): Utterance[] {
   const spoken: Utterance[] = [];
   for (const entry of heard) {
-    if ((entry.kind !== "say" && entry.kind !== "error-prompt") || !entry.text) continue;
-    spoken.push({ start: entry.at, end: entry.at + heardLengthMs(entry), text: entry.text });
+    if ((entry.kind !== "say" && entry.kind !== "error-prompt") || !heardWords(entry)) continue;
+    spoken.push({ start: entry.at, end: entry.at + heardLengthMs(entry), text: heardWords(entry) });
   }
   return spoken;
 }

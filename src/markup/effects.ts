@@ -57,6 +57,8 @@ export interface HeardEntry {
   url?: string;
   voice?: string;
   language?: string;
+  /** Cut short (the caller interrupted, or the app's next words preempted it): how long it sounded, and the words said by then. */
+  cut?: { ms: number; said: string };
 }
 
 export interface RecordingStart {
@@ -199,6 +201,8 @@ export interface VerbEnv {
   actionParams(extra: Record<string, string>): Record<string, string>;
   timeline(kind: string, detail?: Record<string, unknown>): void;
   heard(entry: Omit<HeardEntry, "at">): void;
+  /** What the party heard last stopped `ms` after it began, `said` its words by then (an interrupted reply). */
+  cutHeard(ms: number, said: string): void;
   /** Records a text-to-speech event (billed per character). */
   tts(text: string, voice: string, language: string): void;
   /** A verb began: the party's reactive steps for it are armed. */

@@ -109,7 +109,12 @@ for (const doorName of doorNames) {
         if (message.type === "setup") connection.send({ type: "text", token: long, last: true });
         if (message.type === "prompt") connection.send({ type: "end" });
       });
-      const call = await place(relayMarkup(relay.url()));
+      const call = await door.twilioClient().calls.create({
+        to: callee,
+        from: fixtures.acme.mainNumber,
+        twiml: relayMarkup(relay.url()),
+        record: true,
+      });
       await run();
       expect(relay.messages().map((m) => m.type)).toEqual(["setup", "interrupt", "prompt"]);
       expect(relay.messages("interrupt")[0]).toEqual({
@@ -119,6 +124,17 @@ for (const doorName of doorNames) {
       });
       expect(w.requests("/relay-done")[0]).toMatchObject({ SessionStatus: "ended" });
       expect(door.sandbox.calls.timeline(call.sid).some((e) => e.kind === "relay.interrupt")).toBe(true);
+      // The caller heard the reply only until the interrupt: that much is in the call's recording, no more.
+      expect(door.sandbox.calls.heard(call.sid)[0]).toMatchObject({
+        text: long,
+        cut: { ms: 2000, said: "one two three four five" },
+      });
+      const [recording] = await door.twilioClient().calls(call.sid).recordings.list();
+      const stored = door.sandbox.store.recordings.get(recording!.sid)!;
+      // Channel 2: the cut reply, then the action's <Say>.
+      const agent = stored.speech.filter((span) => span.channel === 2);
+      expect(agent.map((span) => span.text)).toEqual(["one two three four five", "Transferring you now"]);
+      expect(agent[0]!.end_ms - agent[0]!.start_ms).toBe(2000);
     });
 
     it("invalid messages get an error message back and alert 64107 once; the session goes on", async () => {

@@ -30,6 +30,8 @@ export interface RelaySessionHost {
   alert(code: number, message: string, level?: "error" | "warning"): void;
   /** What the caller hears: the greeting and the app's words, audio and digits. */
   heard(entry: Omit<HeardEntry, "at">): void;
+  /** What the caller heard last was cut short: it sounded `ms`, `said` its words by then. */
+  cutHeard(ms: number, said: string): void;
   tts(text: string, voice: string, language: string): void;
   /** The agent has stopped talking: the scripted caller's next untimed step answers it. */
   listening(): void;
@@ -161,13 +163,24 @@ export function openRelaySession(host: RelaySessionHost, sessionId: string, spec
     playing = { item, startedAt: host.now(), ms, handle };
   };
 
+  /** Stops what is playing now: the caller heard it up to here, the words said by then (in proportion to its time). */
+  const cutPlaying = (current: NonNullable<typeof playing>): { said: string; elapsed: number } => {
+    const elapsed = host.now() - current.startedAt;
+    const text = current.item.kind === "say" ? current.item.text : "";
+    const words = text.split(/\s+/).filter(Boolean);
+    const said = words.slice(0, Math.floor((words.length * elapsed) / current.ms)).join(" ");
+    scheduler.cancel(current.handle);
+    playing = null;
+    host.cutHeard(elapsed, said);
+    return { said, elapsed };
+  };
+
   /** The app's next item cuts a preemptible one playing, and drops preemptible ones still queued. */
   const preempt = () => {
     const current = playing;
     if (current && current.item.kind !== "digits" && current.item.preemptible) {
-      scheduler.cancel(current.handle);
-      playing = null;
-      host.timeline("relay.preempted", { sessionId, ms: host.now() - current.startedAt });
+      const { elapsed } = cutPlaying(current);
+      host.timeline("relay.preempted", { sessionId, ms: elapsed });
     }
     for (let i = queue.length - 1; i >= 0; i--) {
       const queued = queue[i]!;
@@ -361,12 +374,7 @@ export function openRelaySession(host: RelaySessionHost, sessionId: string, spec
   const interrupt = (by: keyof RelayInputs) => {
     if (state !== "open" || !playing || playing.item.kind === "digits" || !playing.item.interruptible[by])
       return;
-    const elapsed = host.now() - playing.startedAt;
-    const text = playing.item.kind === "say" ? playing.item.text : "";
-    const words = text.split(/\s+/).filter(Boolean);
-    const said = words.slice(0, Math.floor((words.length * elapsed) / playing.ms)).join(" ");
-    scheduler.cancel(playing.handle);
-    playing = null;
+    const { said, elapsed } = cutPlaying(playing);
     queue.length = 0;
     // Quiet now, but the caller is still talking: the next step waits for the agent's answer to end.
     talking = false;
