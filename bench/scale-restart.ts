@@ -1,18 +1,13 @@
 // The restart of the scale benchmark, in a process of its own as a real one would be: open a data directory, time it, weigh the heap it holds.
 import { performance } from "node:perf_hooks";
 import { distUrl } from "./lib.js";
+import { settleHeap } from "./scale-memory.js";
 
 const [dir, records] = process.argv.slice(2) as [string, string];
 const { createSandboxCore } = (await import(distUrl("sandbox.js"))) as typeof import("../src/sandbox.js");
 const { openDataDir } = (await import(
   distUrl("server/persistence/data-dir.js")
 )) as typeof import("../src/server/persistence/data-dir.js");
-
-const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
-const settleHeap = () => {
-  for (let i = 0; i < 3; i++) gc();
-  return process.memoryUsage().heapUsed;
-};
 
 const sandbox = createSandboxCore({ clock: "virtual" });
 const heapBefore = settleHeap();

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 import { accountSid, authorization, distUrl, runInChild } from "./lib.js";
 import { fill, hexOf, request } from "./scale-fill.js";
+import { settleHeap, settleMemory } from "./scale-memory.js";
 
 const size = Number(process.argv[2] ?? 1000);
 const carrier = { authorization: "Bearer carrier_sandbox_key_0000000000000000" };
@@ -15,16 +16,6 @@ const { createSandboxCore } = (await import(distUrl("sandbox.js"))) as typeof im
 const { openDataDir } = (await import(
   distUrl("server/persistence/data-dir.js")
 )) as typeof import("../src/server/persistence/data-dir.js");
-
-const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
-const settleMemory = () => {
-  for (let i = 0; i < 3; i++) gc();
-  return process.memoryUsage().rss;
-};
-const settleHeap = () => {
-  for (let i = 0; i < 3; i++) gc();
-  return process.memoryUsage().heapUsed;
-};
 
 /** Mean milliseconds per call of `run` over `times` calls. */
 async function timed(times: number, run: (i: number) => Promise<unknown>): Promise<number> {
