@@ -104,7 +104,7 @@ if (scale) {
 }
 if (streams)
   console.log(
-    `  ${streams.name.padEnd(26)} ours ${streams.ours} streams  baseline ${streams.baseline} streams  ratio ${streams.ratio.toFixed(2)} (>= ${streams.target}) ${verdict(streams.ratio, streams.target)}`,
+    `  ${streams.name.padEnd(26)} ours ${streams.ours} streams  baseline ${streams.baseline} streams  ratio ${streams.ratio.toFixed(2)} (>= ${streams.target}) ${verdict(streams.ratio, streams.target)}; every caller speaking: ${streams.speaking}`,
   );
 if (speech)
   console.log(
