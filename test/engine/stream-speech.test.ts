@@ -3,6 +3,7 @@ import alawmulaw from "alawmulaw";
 import twilio from "twilio";
 import { afterEach, describe, expect, it } from "vitest";
 import { createSandbox } from "../../src/index.js";
+import { rms } from "../support/audio-energy.js";
 import { doorNames, useDoor } from "../support/doors.js";
 import { acmeAuth, fixtures } from "../support/fixtures.js";
 import { type StreamMessage, startStreamApp } from "../support/stream-app.js";
@@ -15,10 +16,7 @@ const words = "I would like to pay my bill";
 
 /** RMS of one 20 ms media payload. */
 function payloadRms(payload: string): number {
-  const samples = alawmulaw.mulaw.decode(Buffer.from(payload, "base64"));
-  let sum = 0;
-  for (const sample of samples) sum += sample * sample;
-  return Math.sqrt(sum / samples.length);
+  return rms(alawmulaw.mulaw.decode(Buffer.from(payload, "base64")));
 }
 
 /** The app's audio: one second of a 500 Hz square wave, loud enough to find, as mu-law. */

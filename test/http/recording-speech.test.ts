@@ -1,6 +1,7 @@
 // Recordings carry the words said on the call as synthesized speech: fetched like a user, measured window by window.
 import { parseBuffer } from "music-metadata";
 import { describe, expect, it } from "vitest";
+import { windowRms } from "../support/audio-energy.js";
 import { doorNames, useDoor } from "../support/doors.js";
 import { acmeAuth, fixtures } from "../support/fixtures.js";
 
@@ -11,17 +12,6 @@ const voiceUrl = "https://app.example.com/voice";
 const sentence = "The quick brown fox jumps over the lazy dog.";
 /** Seven words the callee says 4.5 s after answering: 2.8 s, so 4.5-7.3 s into the recording. */
 const reply = "I would like to check my balance.";
-
-/** RMS of each 20 ms window (160 samples at 8 kHz). */
-function windowRms(samples: Int16Array): number[] {
-  const rms: number[] = [];
-  for (let at = 0; at + 160 <= samples.length; at += 160) {
-    let sum = 0;
-    for (let i = at; i < at + 160; i++) sum += samples[i]! * samples[i]!;
-    rms.push(Math.sqrt(sum / 160));
-  }
-  return rms;
-}
 
 /** The windows of [fromS, toS) seconds. */
 const between = (rms: number[], fromS: number, toS: number) => rms.slice(fromS * 50, toS * 50);
