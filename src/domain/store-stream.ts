@@ -1,6 +1,6 @@
 // The store as a stream of rows: a point-in-time capture read lazily, and a loader that stages rows and swaps them in whole.
 import { type Store, type StoreSnapshot, tableNames, tableRowSchemas } from "./store.js";
-import type { Table, TableContents } from "./table.js";
+import type { StoredTable, TableBuilder } from "./stored-table.js";
 
 export type TableName = keyof StoreSnapshot;
 
@@ -16,7 +16,7 @@ export class RowRefused extends Error {}
  * filed as it arrives; the trees are built at the end, bottom up (`finish`, in steps a running server can pause between).
  */
 export class StoreLoader {
-  private readonly staged = new Map<TableName, TableContents<unknown>>();
+  private readonly staged = new Map<TableName, TableBuilder<unknown>>();
   rows = 0;
 
   constructor(
@@ -25,7 +25,8 @@ export class StoreLoader {
     private readonly validate: boolean,
   ) {
     // Input from outside arrives while the server serves: filed step by step (see TableContents).
-    for (const name of tableNames) this.staged.set(name, (store[name] as Table<unknown>).contents(validate));
+    for (const name of tableNames)
+      this.staged.set(name, (store[name] as StoredTable<unknown>).contents(validate));
   }
 
   /** Adds one row to `table`; throws RowRefused saying why when the table or row is not valid. */
@@ -57,6 +58,6 @@ export class StoreLoader {
 
   /** Puts every staged table in place of the live one (O(1) each once `finish` has run). */
   commit(): void {
-    for (const name of tableNames) (this.store[name] as Table<unknown>).install(this.staged.get(name)!);
+    for (const name of tableNames) (this.store[name] as StoredTable<unknown>).install(this.staged.get(name)!);
   }
 }

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { type Account, accountSchema } from "./account.js";
 import { type ApiKey, apiKeySchema } from "./api-key.js";
+import { AppendOnlyTable } from "./append-only-table.js";
 import { type Application, applicationSchema } from "./application.js";
 import { type Call, callSchema } from "./call.js";
 import {
@@ -30,6 +31,7 @@ import { type PhoneNumber, phoneNumberSchema } from "./phone-number.js";
 import { type Queue, type QueueMember, queueMemberSchema, queueSchema } from "./queue.js";
 import { type Rate, rateSchema } from "./rate.js";
 import { type Recording, recordingSchema } from "./recording.js";
+import type { StoredTable } from "./stored-table.js";
 import { compoundKey, type Ownership, Table, type TableChange, type TableDefinition } from "./table.js";
 import { type Transcription, transcriptionSchema } from "./transcription.js";
 
@@ -247,7 +249,7 @@ export const tableRowSchemas = Object.fromEntries(
   }),
 ) as { [K in keyof StoreSnapshot]: z.ZodType<StoreSnapshot[K][number]> };
 
-export type Tables = { [K in keyof StoreSnapshot]: Table<StoreSnapshot[K][number]> };
+export type Tables = { [K in keyof StoreSnapshot]: StoredTable<StoreSnapshot[K][number]> };
 
 /** Receives each committed change as one batch: a whole transaction, or a single change made outside one. */
 export type ChangeListener = (batch: TableChange[]) => void;
@@ -287,7 +289,9 @@ export function createStore(): Store {
   const tables = Object.fromEntries(
     Object.entries(tableDefinitions).map(([key, definition]) => [
       key,
-      new Table(definition as TableDefinition<unknown>, recordUndo),
+      key === "events"
+        ? new AppendOnlyTable(definition as TableDefinition<unknown>, recordUndo)
+        : new Table(definition as TableDefinition<unknown>, recordUndo),
     ]),
   ) as unknown as Tables;
   const names = tableNames;
@@ -318,10 +322,10 @@ export function createStore(): Store {
       return () => listeners.delete(listener);
     },
     clear() {
-      for (const name of names) (tables[name] as Table<unknown>).load([]);
+      for (const name of names) (tables[name] as StoredTable<unknown>).load([]);
     },
     capture() {
-      return names.map((name) => [name, (tables[name] as Table<unknown>).frozenRows()]);
+      return names.map((name) => [name, (tables[name] as StoredTable<unknown>).frozenRows()]);
     },
     snapshot() {
       return Object.fromEntries(
@@ -330,7 +334,7 @@ export function createStore(): Store {
     },
     restore(snapshot) {
       const parsed = storeSnapshotSchema.parse(snapshot);
-      for (const name of names) (tables[name] as Table<unknown>).load(parsed[name]);
+      for (const name of names) (tables[name] as StoredTable<unknown>).load(parsed[name]);
     },
   };
 }

@@ -2,15 +2,24 @@
 
 import { OrderedIds } from "./ordered-ids.js";
 import { BTree, treeFromSorted } from "./sorted-tree.js";
+import type {
+  IndexKey,
+  ScanOptions,
+  StoredTable,
+  TableBuilder,
+  TableDefinition,
+  UndoRecorder,
+} from "./stored-table.js";
 
-/** Reads the key(s) a row is filed under in one index; null/undefined leaves it out of that index. */
-export type IndexKey<T> = (row: T) => string | null | undefined;
-
-export interface TableDefinition<T> {
-  name: string;
-  id: (row: T) => string;
-  indexes?: Record<string, IndexKey<T>>;
-}
+export type {
+  IndexKey,
+  ScanOptions,
+  StoredTable,
+  TableBuilder,
+  TableChange,
+  TableDefinition,
+  UndoRecorder,
+} from "./stored-table.js";
 
 /**
  * Whom a table's rows belong to, which decides what deleting an account does to them:
@@ -25,29 +34,11 @@ export type Ownership =
   | { kind: "released"; index: string; why: string }
   | { kind: "none"; why: string };
 
-/** One change to one table, as a journal would record it. */
-export type TableChange =
-  | { table: string; op: "put"; row: unknown }
-  | { table: string; op: "delete"; id: string };
-
-/** Called on every change: the undo for a transaction's rollback, and the change itself for subscribers. */
-export type UndoRecorder = (undo: () => void, change: TableChange) => void;
-
 /** The key of a compound index: its parts joined by a character no sid, number or status contains. */
 export const compoundKey = (...parts: (string | null | undefined)[]): string | null =>
   parts.some((part) => part === null || part === undefined) ? null : parts.join("\u0000");
 
-export interface ScanOptions {
-  /** Walk one index bucket (with `key`) instead of the whole table. */
-  index?: string;
-  key?: string;
-  /** Newest first. */
-  reverse?: boolean;
-  /** Start after this row's id (before it when reversed): a page token. Ignored when the row is gone. */
-  after?: string;
-}
-
-export class Table<T> {
+export class Table<T> implements StoredTable<T> {
   readonly name: string;
   private readonly idOf: (row: T) => string;
   /**
@@ -186,7 +177,8 @@ export class Table<T> {
   }
 
   /** Puts `contents` in place of the rows and indexes, finishing its build first. Does not record undo. */
-  install(contents: TableContents<T>): void {
+  install(builder: TableBuilder<T>): void {
+    const contents = builder as TableContents<T>;
     for (const _step of contents.finish()) {
       // Run to the end here; a caller that must not block steps through finish() itself first.
     }
@@ -261,7 +253,7 @@ export class Table<T> {
  * pushed position per index, no tree walk), then `finish` builds every tree bottom up from the sorted
  * positions in one pass, a step at a time so a caller can give other work its turn between steps.
  */
-export class TableContents<T> {
+export class TableContents<T> implements TableBuilder<T> {
   private readonly position = new Map<string, number>();
   private readonly list: T[] = [];
   private readonly buckets: Map<string, number[]>[];

@@ -1,5 +1,5 @@
 // Lazy list pages over the store's sorted indexes: pick the most selective index the given filters allow, walk it, stop after the page.
-import type { Table } from "../domain/table.js";
+import type { StoredTable } from "../domain/stored-table.js";
 import { compoundKey } from "../domain/table.js";
 
 /**
@@ -68,7 +68,7 @@ export function walkPage<T>(rows: Iterable<T>, options: WalkOptions<T>): WalkedP
 
 /** Walks `table` through the chosen index (or whole), newest first when `reverse`, starting after `after`. */
 export function walkTable<T>(
-  table: Table<T>,
+  table: StoredTable<T>,
   choice: IndexChoice,
   reverse: boolean,
   after?: string,

@@ -1,6 +1,6 @@
 // Twilio's list envelope: Page (0-indexed), PageSize (default 50, at most 1000) and relative page URIs.
 import { z } from "zod";
-import type { Table } from "../../domain/table.js";
+import type { StoredTable } from "../../domain/stored-table.js";
 import { chooseIndex, type ListIndexes, walkPage, walkTable } from "../list-walk.js";
 import { buildQuery } from "../params.js";
 
@@ -41,7 +41,7 @@ export interface WalkedListPage<T> {
  * that record, so following next-page links never re-reads earlier pages; a bare `Page` skips them.
  */
 export function walkListPage<T>(
-  table: Table<T>,
+  table: StoredTable<T>,
   indexes: ListIndexes,
   values: Readonly<Record<string, string | undefined>>,
   matches: ((row: T) => boolean) | undefined,

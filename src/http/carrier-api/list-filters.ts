@@ -1,5 +1,5 @@
 // Carrier list filters as data: each `filter[...]` key mapped to the record field it matches, the indexes that narrow the walk, and the created-at date range.
-import type { Table } from "../../domain/table.js";
+import type { StoredTable } from "../../domain/stored-table.js";
 import { chooseIndex, type ListIndexes, walkPage, walkTable } from "../list-walk.js";
 import { dateRange } from "./document.js";
 
@@ -70,7 +70,7 @@ export function filterRecords<T>(records: T[], query: Query, filters: ListFilter
  * total); a filter the index does not cover makes it walk that index's whole bucket to count the total.
  */
 export function listPage<T>(
-  table: Table<T>,
+  table: StoredTable<T>,
   query: Query & { page: number; per_page: number },
   filters: ListFilters<T>,
   perPage: number = query.per_page,

@@ -1,0 +1,148 @@
+// The append-only table (the event log) gives the same rows, in the same order, as filtering a plain list, through inserts, oldest-first drops and rollbacks.
+import { describe, expect, it } from "vitest";
+import { AppendOnlyTable } from "./append-only-table.js";
+
+interface Row {
+  sid: string;
+  account: string;
+  type: string;
+}
+
+/** A small deterministic generator, so a failure repeats. */
+function random(seed: number) {
+  let state = seed;
+  return (n: number) => {
+    state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
+    return state % n;
+  };
+}
+
+const accounts = ["AC1", "AC2", "AC3"];
+const types = ["created", "sent", "delivered", "charge"];
+const definition = {
+  name: "rows",
+  id: (r: Row) => r.sid,
+  indexes: {
+    account: (r: Row) => r.account,
+    type: (r: Row) => r.type,
+    // Rows of one account and type only: a sparse index, absent for the rest.
+    charges: (r: Row) => (r.type === "charge" ? r.account : null),
+  },
+};
+
+function expectSameAsList(table: AppendOnlyTable<Row>, expected: Row[]) {
+  expect(table.size).toBe(expected.length);
+  expect(table.all()).toEqual(expected);
+  expect(table.oldest()).toEqual(expected[0]);
+  expect([...table.scan({ reverse: true })]).toEqual([...expected].reverse());
+  for (const row of [expected[0], expected.at(-1)]) if (row) expect(table.get(row.sid)).toEqual(row);
+  for (const account of accounts) {
+    const rows = expected.filter((r) => r.account === account);
+    expect(table.where("account", account)).toEqual(rows);
+    expect(table.count("account", account)).toBe(rows.length);
+    expect(table.findOne("account", account)).toEqual(rows[0]);
+    expect(table.latest("account", account)).toEqual(rows.at(-1));
+    expect([...table.scan({ index: "account", key: account, reverse: true })]).toEqual([...rows].reverse());
+    expect(table.where("charges", account)).toEqual(rows.filter((r) => r.type === "charge"));
+  }
+  for (const type of types)
+    expect(table.where("type", type)).toEqual(expected.filter((r) => r.type === type));
+}
+
+describe("append-only table", () => {
+  it("gives the same answers as a list through thousands of inserts, oldest-first drops and rollbacks", () => {
+    const undo: (() => void)[] = [];
+    let recording = false;
+    const table = new AppendOnlyTable<Row>(definition, (step) => {
+      if (recording) undo.push(step);
+    });
+    const next = random(5);
+    let expected: Row[] = [];
+    let minted = 0;
+    for (let step = 0; step < 12_000; step++) {
+      // A transaction of a few changes, some of them rolled back as a failed one would be.
+      recording = next(5) === 0;
+      const before = expected;
+      for (let change = next(4); change >= 0; change--) {
+        const row = { sid: `r${minted++}`, account: accounts[next(3)]!, type: types[next(4)]! };
+        table.insert(row);
+        expected = [...expected, row];
+        // Drops as a retention bound makes them: the oldest, once the table is over its size.
+        while (expected.length > 500 || (expected.length > 0 && next(4) === 0)) {
+          expect(table.delete(expected[0]!.sid)).toEqual(expected[0]);
+          expected = expected.slice(1);
+        }
+      }
+      if (recording) {
+        for (let i = undo.length - 1; i >= 0; i--) undo[i]!();
+        undo.length = 0;
+        recording = false;
+        expected = before;
+      }
+      if (step % 600 === 0) expectSameAsList(table, expected);
+    }
+    // Enough rows went through for the queues to cut their dropped fronts many times.
+    expect(minted).toBeGreaterThan(10_000);
+    expect(expected.length).toBeLessThanOrEqual(500);
+    expectSameAsList(table, expected);
+  });
+
+  it("walks from a page token, forwards and backwards, in the table and in an index", () => {
+    const table = new AppendOnlyTable<Row>(definition, () => {});
+    for (let n = 0; n < 3000; n++)
+      table.insert({ sid: `r${n}`, account: "AC1", type: n % 2 ? "odd" : "even" });
+    for (let n = 0; n < 2000; n++) table.delete(`r${n}`);
+    const evenAfter = (sid: string, reverse: boolean) =>
+      [...table.scan({ index: "type", key: "even", after: sid, reverse })].slice(0, 3).map((r) => r.sid);
+    expect(evenAfter("r2004", false)).toEqual(["r2006", "r2008", "r2010"]);
+    expect(evenAfter("r2005", false)).toEqual(["r2006", "r2008", "r2010"]);
+    expect(evenAfter("r2990", true)).toEqual(["r2988", "r2986", "r2984"]);
+    expect(evenAfter("r2002", true)).toEqual(["r2000"]);
+    expect([...table.scan({ after: "r2997" })].map((r) => r.sid)).toEqual(["r2998", "r2999"]);
+    expect([...table.scan({ after: "r2002", reverse: true })].map((r) => r.sid)).toEqual(["r2001", "r2000"]);
+    // A token whose row is gone starts from the beginning, as in every table.
+    expect([...table.scan({ after: "r5" })][0]!.sid).toBe("r2000");
+  });
+
+  it("refuses changes other than appending and dropping the oldest, and a load with a repeated id", () => {
+    const table = new AppendOnlyTable<Row>(definition, () => {});
+    const rows = [0, 1, 2].map((n) => ({ sid: `r${n}`, account: "AC1", type: "created" }));
+    table.load(rows);
+    expect(() => table.delete("r1")).toThrow(/oldest first/);
+    expect(() => table.replace({ ...rows[0]!, type: "sent" })).toThrow(/never changed/);
+    expect(() => table.insert(rows[2]!)).toThrow(/duplicate id r2/);
+    expect(table.delete("nope")).toBeUndefined();
+    expect(() => table.load([rows[0]!, rows[0]!])).toThrow(/duplicate id r0/);
+    // Nothing above changed the table.
+    expect(table.all()).toEqual(rows);
+    expect(table.where("type", "created")).toEqual(rows);
+  });
+
+  it("keeps frozen rows as they were while rows come and go", () => {
+    const table = new AppendOnlyTable<Row>(definition, () => {});
+    for (let n = 0; n < 100; n++) table.insert({ sid: `r${n}`, account: "AC1", type: "created" });
+    const frozen = table.frozenRows();
+    for (let n = 0; n < 50; n++) table.delete(`r${n}`);
+    table.insert({ sid: "r100", account: "AC1", type: "created" });
+    expect([...frozen].map((r) => r.sid)).toEqual(Array.from({ length: 100 }, (_, n) => `r${n}`));
+  });
+
+  it("built by contents and install gives the same table as inserting each row", () => {
+    const next = random(3);
+    const rows = Array.from({ length: 2500 }, (_, n) => ({
+      sid: `r${n}`,
+      account: accounts[next(3)]!,
+      type: types[next(4)]!,
+    }));
+    const built = new AppendOnlyTable<Row>(definition, () => {});
+    const contents = built.contents();
+    for (const row of rows) contents.add(row);
+    expect(contents.size).toBe(rows.length);
+    built.install(contents);
+    expectSameAsList(built, rows);
+    // It goes on as a live table: new rows after the loaded ones, the loaded ones dropped first.
+    built.insert({ sid: "new", account: "AC2", type: "sent" });
+    for (let n = 0; n < 10; n++) built.delete(`r${n}`);
+    expectSameAsList(built, [...rows.slice(10), { sid: "new", account: "AC2", type: "sent" }]);
+  });
+});

@@ -1,0 +1,348 @@
+// A table whose rows arrive at the end and leave from the front, oldest first (the carrier's event log): every index bucket is then a queue, so an insert or dropping the oldest row costs O(1), no tree.
+import type {
+  IndexKey,
+  ScanOptions,
+  StoredTable,
+  TableBuilder,
+  TableDefinition,
+  UndoRecorder,
+} from "./stored-table.js";
+
+/** A queue's dropped front is cut off once it is this long and at least half the array, so each drop costs O(1) amortized. */
+const compactFrom = 1024;
+
+/** Ascending row positions: pushed at the end, dropped from the front, read by binary search. */
+class PositionQueue {
+  private items: number[];
+  private head = 0;
+
+  constructor(items: number[] = []) {
+    this.items = items;
+  }
+
+  get size(): number {
+    return this.items.length - this.head;
+  }
+
+  first(): number | undefined {
+    return this.size === 0 ? undefined : this.items[this.head];
+  }
+
+  last(): number | undefined {
+    return this.size === 0 ? undefined : this.items[this.items.length - 1];
+  }
+
+  push(position: number): void {
+    this.items.push(position);
+  }
+
+  /** Takes back the newest position (an insert undone). */
+  pop(): void {
+    this.items.pop();
+  }
+
+  /** Drops the oldest position. */
+  shift(): void {
+    this.head++;
+    if (this.head >= compactFrom && this.head * 2 >= this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
+  }
+
+  /** Puts a dropped oldest position back in front (a drop undone). */
+  unshift(position: number): void {
+    if (this.head > 0) this.items[--this.head] = position;
+    else this.items.unshift(position);
+  }
+
+  /** Positions oldest first (newest first when reversed), starting after `after` (before it when reversed). */
+  *walk(reverse: boolean, after?: number): Generator<number> {
+    const items = this.items;
+    if (reverse) {
+      let i = after === undefined ? items.length - 1 : this.lowerBound(after) - 1;
+      for (; i >= this.head; i--) yield items[i]!;
+    } else {
+      let i = after === undefined ? this.head : this.lowerBound(after + 1);
+      for (; i < items.length; i++) yield items[i]!;
+    }
+  }
+
+  /** The first index at or after the head whose position is >= `position`. */
+  private lowerBound(position: number): number {
+    let low = this.head;
+    let high = this.items.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (this.items[mid]! < position) low = mid + 1;
+      else high = mid;
+    }
+    return low;
+  }
+}
+
+/** A table's rows and indexes as an append-only table keeps them. */
+interface AppendOnlyState<T> {
+  /** Each id's position. */
+  position: Map<string, number>;
+  /** Rows by position minus `base`; slots before `head` were dropped. */
+  rows: (T | undefined)[];
+  base: number;
+  head: number;
+  indexes: Map<string, PositionQueue>[];
+}
+
+export class AppendOnlyTable<T> implements StoredTable<T> {
+  readonly name: string;
+  private readonly idOf: (row: T) => string;
+  private readonly indexDefs: [string, IndexKey<T>][];
+  private readonly indexNumber: Map<string, number>;
+  private readonly recordUndo: UndoRecorder;
+  private state: AppendOnlyState<T>;
+
+  constructor(definition: TableDefinition<T>, recordUndo: UndoRecorder) {
+    this.name = definition.name;
+    this.idOf = definition.id;
+    this.indexDefs = Object.entries(definition.indexes ?? {});
+    this.indexNumber = new Map(this.indexDefs.map(([name], i) => [name, i]));
+    this.recordUndo = recordUndo;
+    this.state = emptyState(this.indexDefs.length);
+  }
+
+  get size(): number {
+    return this.state.position.size;
+  }
+
+  get(id: string): T | undefined {
+    const position = this.state.position.get(id);
+    return position === undefined ? undefined : this.at(position);
+  }
+
+  has(id: string): boolean {
+    return this.state.position.has(id);
+  }
+
+  all(): T[] {
+    return this.state.rows.slice(this.state.head) as T[];
+  }
+
+  where(index: string, key: string): T[] {
+    return [...this.scan({ index, key })];
+  }
+
+  count(index: string, key: string): number {
+    return this.bucket(index, key)?.size ?? 0;
+  }
+
+  findOne(index: string, key: string): T | undefined {
+    const first = this.bucket(index, key)?.first();
+    return first === undefined ? undefined : this.at(first);
+  }
+
+  latest(index: string, key: string): T | undefined {
+    const last = this.bucket(index, key)?.last();
+    return last === undefined ? undefined : this.at(last);
+  }
+
+  oldest(): T | undefined {
+    const { rows, head } = this.state;
+    return head < rows.length ? rows[head] : undefined;
+  }
+
+  *scan(options: ScanOptions = {}): Generator<T> {
+    const reverse = options.reverse ?? false;
+    const after = options.after === undefined ? undefined : this.state.position.get(options.after);
+    if (options.index !== undefined) {
+      const bucket = this.bucket(options.index, options.key ?? "");
+      if (!bucket) return;
+      for (const position of bucket.walk(reverse, after)) yield this.at(position)!;
+      return;
+    }
+    const { rows, base, head } = this.state;
+    if (reverse) {
+      for (let i = after === undefined ? rows.length - 1 : after - base - 1; i >= head; i--) yield rows[i]!;
+    } else {
+      for (let i = after === undefined ? head : after - base + 1; i < rows.length; i++) yield rows[i]!;
+    }
+  }
+
+  insert(row: T): T {
+    const id = this.idOf(row);
+    const state = this.state;
+    if (state.position.has(id)) throw new Error(`duplicate id ${id} in ${this.name}`);
+    const position = state.base + state.rows.length;
+    state.position.set(id, position);
+    state.rows.push(row);
+    const keys = this.keysOf(row);
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i];
+      if (key !== null && key !== undefined) this.queue(i, key).push(position);
+    }
+    this.recordUndo(() => this.takeBackNewest(id, keys), { table: this.name, op: "put", row });
+    return row;
+  }
+
+  replace(row: T): T {
+    throw new Error(`rows of ${this.name} are never changed; ${this.idOf(row)} stays as it was written`);
+  }
+
+  /** Only the oldest row can go: rows leave in the order they came. */
+  delete(id: string): T | undefined {
+    const state = this.state;
+    if (!state.position.has(id)) return undefined;
+    const oldest = this.oldest()!;
+    if (this.idOf(oldest) !== id) {
+      throw new Error(`rows of ${this.name} leave oldest first; ${id} is not the oldest`);
+    }
+    const position = state.base + state.head;
+    const keys = this.keysOf(oldest);
+    state.position.delete(id);
+    state.rows[state.head] = undefined;
+    state.head++;
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i];
+      if (key === null || key === undefined) continue;
+      const bucket = state.indexes[i]!.get(key)!;
+      bucket.shift();
+      if (bucket.size === 0) state.indexes[i]!.delete(key);
+    }
+    if (state.head >= compactFrom && state.head * 2 >= state.rows.length) {
+      state.rows = state.rows.slice(state.head);
+      state.base += state.head;
+      state.head = 0;
+    }
+    this.recordUndo(() => this.putBackOldest(id, position, oldest, keys), {
+      table: this.name,
+      op: "delete",
+      id,
+    });
+    return oldest;
+  }
+
+  load(rows: Iterable<T>): void {
+    const contents = this.contents();
+    for (const row of rows) contents.add(row);
+    this.install(contents);
+  }
+
+  contents(): AppendOnlyContents<T> {
+    return new AppendOnlyContents(this.name, this.idOf, this.indexDefs);
+  }
+
+  install(builder: TableBuilder<T>): void {
+    const contents = builder as AppendOnlyContents<T>;
+    for (const _step of contents.finish()) {
+      // Building is one pass over arrays already in order: nothing to step through.
+    }
+    this.state = contents.built!;
+  }
+
+  /** A copy of the row references (the rows themselves are immutable values): O(rows), one array. */
+  frozenRows(): Iterable<T> {
+    return this.all();
+  }
+
+  private at(position: number): T | undefined {
+    return this.state.rows[position - this.state.base];
+  }
+
+  private keysOf(row: T): (string | null | undefined)[] {
+    return this.indexDefs.map(([, keyOf]) => keyOf(row));
+  }
+
+  private bucket(index: string, key: string): PositionQueue | undefined {
+    const number = this.indexNumber.get(index);
+    if (number === undefined) throw new Error(`table ${this.name} has no index ${index}`);
+    return this.state.indexes[number]!.get(key);
+  }
+
+  private queue(index: number, key: string): PositionQueue {
+    const buckets = this.state.indexes[index]!;
+    let bucket = buckets.get(key);
+    if (!bucket) {
+      bucket = new PositionQueue();
+      buckets.set(key, bucket);
+    }
+    return bucket;
+  }
+
+  /** Undoes the newest insert (undos run newest first, so it is still the newest). */
+  private takeBackNewest(id: string, keys: (string | null | undefined)[]): void {
+    const state = this.state;
+    state.position.delete(id);
+    state.rows.pop();
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i];
+      if (key === null || key === undefined) continue;
+      const bucket = state.indexes[i]!.get(key)!;
+      bucket.pop();
+      if (bucket.size === 0) state.indexes[i]!.delete(key);
+    }
+  }
+
+  /** Undoes a drop of the oldest row: it goes back in front, at its old position. */
+  private putBackOldest(id: string, position: number, row: T, keys: (string | null | undefined)[]): void {
+    const state = this.state;
+    if (state.head > 0) state.rows[--state.head] = row;
+    else {
+      state.rows.unshift(row);
+      state.base--;
+    }
+    state.position.set(id, position);
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i];
+      if (key !== null && key !== undefined) this.queue(i, key).unshift(position);
+    }
+  }
+}
+
+function emptyState<T>(indexCount: number): AppendOnlyState<T> {
+  return {
+    position: new Map(),
+    rows: [],
+    base: 0,
+    head: 0,
+    indexes: Array.from({ length: indexCount }, () => new Map()),
+  };
+}
+
+/** An append-only table's contents, built from rows in table order. */
+export class AppendOnlyContents<T> implements TableBuilder<T> {
+  private readonly state: AppendOnlyState<T>;
+  built: AppendOnlyState<T> | undefined;
+
+  constructor(
+    private readonly name: string,
+    private readonly idOf: (row: T) => string,
+    private readonly indexDefs: [string, IndexKey<T>][],
+  ) {
+    this.state = emptyState(indexDefs.length);
+  }
+
+  get size(): number {
+    return this.state.rows.length;
+  }
+
+  add(row: T): void {
+    const id = this.idOf(row);
+    const state = this.state;
+    if (state.position.has(id)) throw new Error(`duplicate id ${id} in ${this.name}`);
+    const position = state.rows.length;
+    state.position.set(id, position);
+    state.rows.push(row);
+    for (let i = 0; i < this.indexDefs.length; i++) {
+      const key = this.indexDefs[i]![1](row);
+      if (key === null || key === undefined) continue;
+      const buckets = state.indexes[i]!;
+      const bucket = buckets.get(key);
+      if (bucket) bucket.push(position);
+      else buckets.set(key, new PositionQueue([position]));
+    }
+  }
+
+  /** Nothing is left to build: rows and queues were filed in order as they arrived. */
+  *finish(): Generator<void> {
+    this.built = this.state;
+    yield* [];
+  }
+}
