@@ -102,13 +102,14 @@ try {
   const writer = await openDataDir(sandbox, dir);
   await writer.close();
   // A restart is a new process: the filled state above is not in its heap.
-  const restart = await runInChild<{ restartMs: number; restartHeapPerRecord: number; calls: number }>(
-    "bench/scale-restart.ts",
-    [dir, String(2 * size)],
-    ["--expose-gc", "--max-old-space-size=16384"],
-  );
+  const restart = await runInChild<{
+    restartMs: number;
+    indexesMs: number;
+    restartHeapPerRecord: number;
+    calls: number;
+  }>("bench/scale-restart.ts", [dir, String(2 * size)], ["--expose-gc", "--max-old-space-size=16384"]);
   if (restart.calls !== sandbox.store.calls.size) throw new Error("the restart lost calls");
-  const { restartMs, restartHeapPerRecord } = restart;
+  const { restartMs, indexesMs, restartHeapPerRecord } = restart;
   const result = {
     size,
     fillMs,
@@ -124,6 +125,7 @@ try {
     importBlockMs,
     restartHeapPerRecord,
     restartMs,
+    indexesMs,
   };
   if (process.send) process.send(result);
   else console.log(JSON.stringify(result));

@@ -242,6 +242,13 @@ export class AppendOnlyTable<T> implements StoredTable<T> {
     return this.all();
   }
 
+  /** Its indexes are queues filled in the same pass as the rows: none is ever left for later. */
+  readonly indexesPending = false;
+
+  *buildIndexes(): Generator<void> {
+    // Nothing deferred (see indexesPending).
+  }
+
   private at(position: number): T | undefined {
     return this.state.rows[position - this.state.base];
   }

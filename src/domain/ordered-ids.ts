@@ -94,7 +94,7 @@ export class OrderedIds {
 }
 
 /** The first index whose value is >= `value`. */
-function lowerBound(values: number[], value: number): number {
+export function lowerBound(values: number[], value: number): number {
   let low = 0;
   let high = values.length;
   while (low < high) {

@@ -1,6 +1,6 @@
 // The store as a stream of rows: a point-in-time capture read lazily, and a loader that stages rows and swaps them in whole.
 import { type Store, type StoreSnapshot, tableNames, tableRowSchemas } from "./store.js";
-import type { StoredTable, TableBuilder } from "./stored-table.js";
+import type { IndexBuild, StoredTable, TableBuilder } from "./stored-table.js";
 
 export type TableName = keyof StoreSnapshot;
 
@@ -23,10 +23,14 @@ export class StoreLoader {
     private readonly store: Store,
     /** Check each row against its table's schema (input from outside); rows from the sandbox's own files skip it. */
     private readonly validate: boolean,
+    /**
+     * How the indexes are built (see TableContents): input from outside arrives while the server serves, so
+     * by default it is filed step by step; a restart may leave them for after the state is in place.
+     */
+    indexes: IndexBuild = validate ? "stepwise" : "bulk",
   ) {
-    // Input from outside arrives while the server serves: filed step by step (see TableContents).
     for (const name of tableNames)
-      this.staged.set(name, (store[name] as StoredTable<unknown>).contents(validate));
+      this.staged.set(name, (store[name] as StoredTable<unknown>).contents(indexes));
   }
 
   /** Adds one row to `table`; throws RowRefused saying why when the table or row is not valid. */

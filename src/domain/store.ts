@@ -269,6 +269,11 @@ export interface Store extends Tables {
   capture(): [keyof StoreSnapshot, Iterable<unknown>][];
   /** Replaces all contents; the snapshot is validated first, so a bad one changes nothing. */
   restore(snapshot: unknown): void;
+  /**
+   * Files the indexes a restart left for later (see DeferredIndex), a step at a time; between steps the
+   * store may be read and changed as usual.
+   */
+  buildIndexes(): Generator<void>;
 }
 
 export function createStore(): Store {
@@ -331,6 +336,10 @@ export function createStore(): Store {
       return Object.fromEntries(
         names.map((name) => [name, structuredClone(tables[name].all())]),
       ) as StoreSnapshot;
+    },
+    *buildIndexes() {
+      while (names.some((name) => (tables[name] as StoredTable<unknown>).indexesPending))
+        for (const name of names) yield* (tables[name] as StoredTable<unknown>).buildIndexes();
     },
     restore(snapshot) {
       const parsed = storeSnapshotSchema.parse(snapshot);

@@ -27,6 +27,13 @@ export interface ScanOptions {
   after?: string;
 }
 
+/**
+ * How a table's new contents build its secondary indexes: `bulk` at the end in one pass; `stepwise` row by
+ * row as rows arrive; `deferred` not at all, leaving them to be filed once the contents are in place (see
+ * DeferredIndex). A table without secondary indexes worth deferring may build them as `bulk` anyway.
+ */
+export type IndexBuild = "bulk" | "stepwise" | "deferred";
+
 /** A table's new contents, built a row at a time beside the live ones, then put in place by `install`. */
 export interface TableBuilder<T> {
   readonly size: number;
@@ -61,10 +68,14 @@ export interface StoredTable<T> {
   delete(id: string): T | undefined;
   /** Replaces the whole contents (restore, reset). Does not record undo; nothing changes if a row's id repeats. */
   load(rows: Iterable<T>): void;
-  /** New contents for this table (see TableBuilder); `stepwise` files rows as they arrive, for input read while serving. */
-  contents(stepwise?: boolean): TableBuilder<T>;
+  /** New contents for this table (see TableBuilder and IndexBuild); `stepwise` for input read while serving. */
+  contents(build?: IndexBuild): TableBuilder<T>;
   /** Puts contents made by this table's `contents` in place, finishing their build first. Does not record undo. */
   install(contents: TableBuilder<T>): void;
   /** Every row as it is now, read lazily later; changes made meanwhile do not show in them. */
   frozenRows(): Iterable<T>;
+  /** True while an index of contents installed with `deferred` indexes is still to be filed. */
+  readonly indexesPending: boolean;
+  /** Files the deferred indexes a step at a time; the table may be read and changed between steps. */
+  buildIndexes(): Generator<void>;
 }

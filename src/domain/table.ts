@@ -1,8 +1,10 @@
 // One in-memory table: rows by id, kept in insertion order, plus secondary indexes that stay sorted for list filters.
 
+import { DeferredIndex } from "./deferred-index.js";
 import { OrderedIds } from "./ordered-ids.js";
 import { BTree, treeFromSorted } from "./sorted-tree.js";
 import type {
+  IndexBuild,
   IndexKey,
   ScanOptions,
   StoredTable,
@@ -12,6 +14,7 @@ import type {
 } from "./stored-table.js";
 
 export type {
+  IndexBuild,
   IndexKey,
   ScanOptions,
   StoredTable,
@@ -52,6 +55,8 @@ export class Table<T> implements StoredTable<T> {
   private nextPosition = 0;
   private readonly indexDefs: [string, IndexKey<T>][];
   private indexes = new Map<string, Map<string, OrderedIds>>();
+  /** Indexes still being filed after a restart (see DeferredIndex); absent from `indexes` until done. */
+  private deferred = new Map<string, DeferredIndex<T>>();
   private readonly recordUndo: UndoRecorder;
 
   constructor(definition: TableDefinition<T>, recordUndo: UndoRecorder) {
@@ -172,8 +177,8 @@ export class Table<T> implements StoredTable<T> {
   }
 
   /** New contents for this table, built a row at a time beside the live ones (see TableContents). */
-  contents(stepwise = false): TableContents<T> {
-    return new TableContents(this.name, this.idOf, this.indexDefs, stepwise);
+  contents(build: IndexBuild = "bulk"): TableContents<T> {
+    return new TableContents(this.name, this.idOf, this.indexDefs, build);
   }
 
   /** Puts `contents` in place of the rows and indexes, finishing its build first. Does not record undo. */
@@ -187,6 +192,39 @@ export class Table<T> implements StoredTable<T> {
     this.byPosition = built.byPosition;
     this.nextPosition = built.byPosition.size;
     this.indexes = built.indexes;
+    this.deferred = new Map();
+    if (contents.build === "deferred")
+      for (const [name, keyOf] of this.indexDefs) this.deferred.set(name, new DeferredIndex(keyOf));
+  }
+
+  /** True while some index is still to be filed (contents installed with `deferred` indexes). */
+  get indexesPending(): boolean {
+    return this.deferred.size > 0;
+  }
+
+  /**
+   * Files the deferred indexes, `rowsPerStep` rows per step, yielding between steps; the table may change
+   * between them (and a new install starts over). An index that is needed before then is finished at once.
+   */
+  *buildIndexes(rowsPerStep = 20_000): Generator<void> {
+    while (this.deferred.size > 0) {
+      const [name, index] = this.deferred.entries().next().value!;
+      if (index.step(this.byPosition, rowsPerStep)) this.settle(name, index);
+      yield;
+    }
+  }
+
+  /** Finishes a deferred index now: a read must see every row. */
+  private buildNow(name: string): void {
+    const index = this.deferred.get(name);
+    if (!index) return;
+    index.step(this.byPosition, Number.POSITIVE_INFINITY);
+    this.settle(name, index);
+  }
+
+  private settle(name: string, index: DeferredIndex<T>): void {
+    this.indexes.set(name, index.build());
+    this.deferred.delete(name);
   }
 
   /**
@@ -198,6 +236,7 @@ export class Table<T> implements StoredTable<T> {
   }
 
   private bucket(index: string, key: string): OrderedIds | undefined {
+    if (this.deferred.size > 0) this.buildNow(index);
     const buckets = this.indexes.get(index);
     if (!buckets) throw new Error(`table ${this.name} has no index ${index}`);
     return buckets.get(key);
@@ -229,6 +268,13 @@ export class Table<T> implements StoredTable<T> {
 
   private file(index: string, key: string | null | undefined, position: number): void {
     if (key === null || key === undefined) return;
+    if (this.deferred.size > 0) {
+      const deferred = this.deferred.get(index);
+      if (deferred) {
+        deferred.file(key, position);
+        return;
+      }
+    }
     const buckets = this.indexes.get(index)!;
     let bucket = buckets.get(key);
     if (!bucket) {
@@ -240,6 +286,13 @@ export class Table<T> implements StoredTable<T> {
 
   private unfile(index: string, key: string | null | undefined, position: number): void {
     if (key === null || key === undefined) return;
+    if (this.deferred.size > 0) {
+      const deferred = this.deferred.get(index);
+      if (deferred) {
+        deferred.unfile(key, position);
+        return;
+      }
+    }
     const buckets = this.indexes.get(index)!;
     const bucket = buckets.get(key);
     if (!bucket) return;
@@ -273,14 +326,15 @@ export class TableContents<T> implements TableBuilder<T> {
     private readonly idOf: (row: T) => string,
     private readonly indexDefs: [string, IndexKey<T>][],
     /**
-     * File each row in the trees as it arrives (a few tree steps a row) rather than build them at the end:
-     * for rows read while the server serves, where building a million-row tree at once would hold it for
-     * a tenth of a second, and the reader already pauses between rows.
+     * `stepwise`: file each row in the trees as it arrives (a few tree steps a row) rather than build them
+     * at the end: for rows read while the server serves, where building a million-row tree at once would
+     * hold it for a tenth of a second, and the reader already pauses between rows. `deferred`: file no
+     * index here at all (a restart; the table files them once in place).
      */
-    stepwise = false,
+    readonly build: IndexBuild = "bulk",
   ) {
     this.buckets = indexDefs.map(() => new Map());
-    if (stepwise) {
+    if (build === "stepwise") {
       this.tree = new BTree<number, T>();
       this.ordered = indexDefs.map(() => new Map());
     }
@@ -299,6 +353,7 @@ export class TableContents<T> implements TableBuilder<T> {
     this.list.push(row);
     const ordered = this.ordered;
     if (ordered) this.tree!.set(at, row);
+    if (this.build === "deferred") return;
     for (let i = 0; i < this.indexDefs.length; i++) {
       const key = this.indexDefs[i]![1](row);
       if (key === null || key === undefined) continue;
@@ -330,7 +385,9 @@ export class TableContents<T> implements TableBuilder<T> {
     const byPosition = treeFromSorted(positions, this.list);
     yield;
     const indexes = new Map<string, Map<string, OrderedIds>>();
-    for (let i = 0; i < this.indexDefs.length; i++) {
+    // Deferred: the table files its indexes itself once the contents are in place.
+    const filed = this.build === "deferred" ? 0 : this.indexDefs.length;
+    for (let i = 0; i < filed; i++) {
       const built = new Map<string, OrderedIds>();
       let sinceYield = 0;
       for (const [key, bucket] of this.buckets[i]!) {

@@ -178,4 +178,72 @@ describe("data directory", () => {
     expect(third.sandbox.store.accounts.size).toBe(0);
     await third.persistence.close();
   });
+
+  it("answers lists and writes while a restart's indexes are still being filed as it does once they are", async () => {
+    const dir = freshDir();
+    const sandbox = createSandboxCore({ clock: "virtual" });
+    const account = `Basic ${Buffer.from(`${fixtures.acme.sid}:${fixtures.acme.authToken}`).toString("base64")}`;
+    const base = `/2010-04-01/Accounts/${fixtures.acme.sid}`;
+    const get = (handle: SandboxCore["handle"], path: string, query: string, carrier = false) =>
+      handle({
+        method: "GET",
+        path,
+        query,
+        headers: { authorization: carrier ? `Bearer ${fixtures.carrierKey}` : account },
+        body: "",
+      }).then((response) => `${response.status} ${String(response.body)}`);
+    const placed = await sandbox.handle({
+      method: "POST",
+      path: `${base}/Calls.json`,
+      query: "",
+      headers: { authorization: account, "content-type": "application/x-www-form-urlencoded" },
+      body: "To=%2B15558675310&From=%2B14155550100&Twiml=%3CResponse%2F%3E",
+    });
+    expect(placed.status).toBe(201);
+    const template = sandbox.store.calls.all().at(-1)!;
+    const statuses = ["completed", "busy", "no-answer", "failed"] as const;
+    // Enough rows that filing them takes many steps.
+    for (let n = 0; n < 60_000; n++)
+      sandbox.store.calls.insert({
+        ...template,
+        sid: `CA${n.toString(16).padStart(32, "0")}`,
+        to: `+1555000${String(n % 1000).padStart(4, "0")}`,
+        status: statuses[n % statuses.length]!,
+        created_at: template.created_at + n,
+      });
+    await (await openDataDir(sandbox, dir)).close();
+
+    const restarted = await start(dir);
+    // Nothing has been filed yet: the first requests below run before the background filing's first step.
+    expect(restarted.sandbox.store.calls.indexesPending).toBe(true);
+    const reads = [
+      () => get(restarted.handle, `${base}/Calls.json`, "Status=busy&PageSize=5"),
+      () => get(restarted.handle, "/carrier/v1/phone_calls", "filter[status]=no-answer&page[size]=5", true),
+      () => get(restarted.handle, `${base}/Calls.json`, "To=%2B15550000007&PageSize=3"),
+      () => get(restarted.handle, "/carrier/v1/phone_calls", "filter[status]=canceled", true),
+    ];
+    const during = [await reads[0]!()];
+    // A change while the rest are still being filed lands in them.
+    const write = await restarted.handle({
+      method: "POST",
+      path: `${base}/Calls/${template.sid}.json`,
+      query: "",
+      headers: { authorization: account, "content-type": "application/x-www-form-urlencoded" },
+      body: "Status=canceled",
+    });
+    expect(`${write.status} ${String(write.body)}`).toMatch(/^200 .*"status":"canceled"/);
+    for (const read of reads.slice(1)) during.push(await read());
+    await restarted.persistence.indexesBuilt;
+    expect(restarted.sandbox.store.calls.indexesPending).toBe(false);
+    const after: string[] = [];
+    for (const read of reads) after.push(await read());
+    expect(during).toEqual(after);
+    expect(after[0]).toMatch(/^200 .*"status":"busy"/);
+    expect(after[3]).toContain(template.sid);
+    // The same answers as the server that wrote the directory.
+    expect(after[1]).toBe(
+      await get(sandbox.handle, "/carrier/v1/phone_calls", "filter[status]=no-answer&page[size]=5", true),
+    );
+    await restarted.persistence.close();
+  });
 });

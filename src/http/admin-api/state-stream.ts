@@ -195,9 +195,14 @@ export async function readNdjsonState(
 }
 
 /** Finishes building what `loader` read, giving other requests their turn at least every ~10 ms. */
-export async function finishLoading(loader: StoreLoader): Promise<void> {
+export function finishLoading(loader: StoreLoader): Promise<void> {
+  return runInSlices(loader.finish());
+}
+
+/** Runs `steps` to the end, giving other requests their turn at least every ~10 ms. */
+export async function runInSlices(steps: Iterable<unknown>): Promise<void> {
   let sliceStart = performance.now();
-  for (const _step of loader.finish()) {
+  for (const _step of steps) {
     if (performance.now() - sliceStart >= 10) {
       await yieldToRequests();
       sliceStart = performance.now();

@@ -1,12 +1,18 @@
 // Crash-safe state in a data directory: a streamed NDJSON snapshot plus group-committed journal files, compacted in the background, surviving disk faults.
 import { createHash } from "node:crypto";
 import { join } from "node:path";
+import { setImmediate as yieldToRequests } from "node:timers/promises";
 import { errors } from "../../domain/errors.js";
 import type { IdGeneratorState } from "../../domain/ids.js";
 import { StoreLoader } from "../../domain/store-stream.js";
 import type { TableChange } from "../../domain/table.js";
 import { waitRealTime } from "../../engine/clock.js";
-import { readNdjsonState, StateStreamError, splitLines } from "../../http/admin-api/state-stream.js";
+import {
+  readNdjsonState,
+  runInSlices,
+  StateStreamError,
+  splitLines,
+} from "../../http/admin-api/state-stream.js";
 import { type Handle, surfaceOf } from "../../http/handle.js";
 import { renderError } from "../../http/render-error.js";
 import type { SandboxCore } from "../../sandbox.js";
@@ -60,6 +66,11 @@ export interface Persistence {
   close(): Promise<void>;
   /** What replay found at start. */
   readonly replayed: { snapshotSeq: number; records: number; droppedTornRecord: boolean };
+  /**
+   * Resolves once the secondary indexes the restart left for later are all filed (in slices of ~10 ms
+   * while requests are answered; a request that needs one first has it finished at once).
+   */
+  readonly indexesBuilt: Promise<void>;
 }
 
 export const snapshotFileName = "snapshot.ndjson";
@@ -334,7 +345,10 @@ export async function openDataDir(
     throw new DataDirError(`${snapshotPath}: cannot write the first snapshot (${failure?.reason})`);
   }
 
+  // Filed once the caller has had its turn (a server starts listening first), in slices between requests.
+  const indexesBuilt = yieldToRequests().then(() => runInSlices(sandbox.store.buildIndexes()));
   return {
+    indexesBuilt,
     replayed: {
       snapshotSeq: replayed.snapshotSeq,
       records: replayed.records,
@@ -415,7 +429,8 @@ async function loadSnapshot(
     );
   const opening = first.done ? "" : Buffer.from(first.value.subarray(0, 64)).toString("latin1");
   if (opening.startsWith(`{"format":"${compactSnapshotFormat}"`)) {
-    const loader = new StoreLoader(sandbox.store, false);
+    // The secondary indexes are filed after the state is in place, while the server answers (see DeferredIndex).
+    const loader = new StoreLoader(sandbox.store, false, "deferred");
     let read: Awaited<ReturnType<typeof readCompactSnapshot>>;
     try {
       read = await readCompactSnapshot(stream, loader);
