@@ -85,7 +85,7 @@ export interface CallEngine extends Omit<CallControl, "hangup" | "cancel" | "red
     script(callSid: string, result: ProviderResult | null): void;
   };
   /** Messages: `start` delivers an outbound message just stored; `receive` is an inbound SMS to a sandbox number. */
-  messages: Pick<MessageLifecycle, "start" | "receive">;
+  messages: Pick<MessageLifecycle, "start" | "receive" | "inFlight">;
   /** Conferences in progress: end, mute/hold, kick (account API Conferences and Participants). */
   conferences: ConferenceControl;
   /** Queue members: dequeue to a URL (account API Members). */
@@ -297,6 +297,7 @@ export function createCallEngine(ctx: EngineContext, options: CallEngineOptions 
     messages: {
       start: (message: Message) => messageLifecycle.start(message),
       receive: (input) => messageLifecycle.receive(input),
+      inFlight: () => messageLifecycle.inFlight(),
     },
     conferences: parts.conferences,
     queues: parts.queues,

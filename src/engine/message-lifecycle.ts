@@ -10,7 +10,7 @@ import { recordEvent } from "./events.js";
 import { locateNumber, locationParams } from "./location/number-location.js";
 import { whatsappErrors, whatsappSessionOpen } from "./message-senders.js";
 import { sendMessage } from "./messages.js";
-import { type EventHandle, eventClass } from "./scheduler.js";
+import { eventClass } from "./scheduler.js";
 import { apiVersion } from "./voice-params.js";
 import { smsCookies } from "./webhook-cookies.js";
 
@@ -43,6 +43,8 @@ export interface MessageLifecycle {
   /** A message arrives at one of the sandbox's numbers: recorded, posted to sms_url, replies sent. */
   receive(input: InboundMessage): Message;
   reset(): void;
+  /** How many messages are between start and a final status (delivered, undelivered, failed, canceled). */
+  inFlight(): number;
 }
 
 /** "YYMMDDhhmm" in UTC, Twilio's RawDlrDoneDate. */
@@ -54,12 +56,17 @@ function dlrDate(ms: number): string {
 
 export function createMessageLifecycle(services: EngineServices): MessageLifecycle {
   const { ctx, scheduler } = services;
+  /** Messages whose delivery is under way: a second start of one does nothing. Each leaves when it settles. */
   let started = new Set<string>();
-  let handles: EventHandle[] = [];
+  const settled = (sid: string) => {
+    started.delete(sid);
+    return null;
+  };
 
   const move = (sid: string, status: MessageStatus, error?: { code: number; text: string }) => {
     const current = ctx.store.messages.get(sid);
-    if (!current || current.status === "canceled") return null;
+    if (!current || current.status === "canceled") return settled(sid);
+    if (status === "failed" || status === "delivered" || status === "undelivered") settled(sid);
     const message = ctx.store.transact(() => {
       const changes: Partial<Message> = { status, updated_at: ctx.clock.now() };
       if (status === "sent") {
@@ -103,7 +110,7 @@ export function createMessageLifecycle(services: EngineServices): MessageLifecyc
   };
 
   const at = (delay: number, label: string, task: () => void) => {
-    handles.push(scheduler.after(delay, eventClass.continuation, label, task));
+    scheduler.after(delay, eventClass.continuation, label, task);
   };
 
   const deliver = (message: Message) => {
@@ -138,13 +145,14 @@ export function createMessageLifecycle(services: EngineServices): MessageLifecyc
       if (started.has(message.sid)) return;
       started.add(message.sid);
       if (message.status === "scheduled" && message.send_at !== null) {
-        handles.push(
-          scheduler.at(message.send_at, eventClass.continuation, `scheduled ${message.sid}`, () => {
-            const current = ctx.store.messages.get(message.sid);
-            if (current?.status !== "scheduled") return;
-            deliver(move(message.sid, "queued") ?? current);
-          }),
-        );
+        scheduler.at(message.send_at, eventClass.continuation, `scheduled ${message.sid}`, () => {
+          const current = ctx.store.messages.get(message.sid);
+          if (current?.status !== "scheduled") {
+            settled(message.sid);
+            return;
+          }
+          deliver(move(message.sid, "queued") ?? current);
+        });
         return;
       }
       deliver(message);
@@ -234,10 +242,10 @@ export function createMessageLifecycle(services: EngineServices): MessageLifecyc
       return message;
     },
     reset() {
-      for (const handle of handles) scheduler.cancel(handle);
-      handles = [];
+      // The engine's reset clears the scheduler, and with it every pending step.
       started = new Set();
     },
+    inFlight: () => started.size,
   };
 
   /** Each <Message> in the answer becomes an outbound-reply (to the sender, from the number, unless set). */

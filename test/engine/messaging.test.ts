@@ -38,6 +38,18 @@ describe("messaging", () => {
     expect(JSON.stringify(ledger.json)).toContain(message.sid);
   });
 
+  it("keeps nothing of a message once it settles, however many are sent", async () => {
+    const sent = [];
+    for (let n = 0; n < 20; n++) sent.push(await send("+14155550123"));
+    sent.push(await send("+15005550001"));
+    expect(h.door.sandbox.calls.messages.inFlight()).toBe(21);
+    await h.run();
+    expect(h.app.received("/sms-status").filter((r) => r.params.MessageStatus === "delivered")).toHaveLength(
+      20,
+    );
+    expect(h.door.sandbox.calls.messages.inFlight()).toBe(0);
+  });
+
   it.each([
     ["+15005550001", ["sending", "failed"], "30006"],
     ["+15005550002", ["sending", "sent", "undelivered"], "30003"],
