@@ -35,7 +35,10 @@ export class OrderedIds {
       else {
         const at = lowerBound(small, position);
         if (small[at] === position) return;
-        small.splice(at, 0, position);
+        // Shifted in place: splice would allocate an array of the removed items on every call.
+        small.push(position);
+        small.copyWithin(at + 1, at, small.length - 1);
+        small[at] = position;
       }
       if (small.length > treeFrom) {
         this.tree = new BTree<number, undefined>(small.map((p) => [p, undefined] as [number, undefined]));
@@ -50,7 +53,10 @@ export class OrderedIds {
     const small = this.small;
     if (small) {
       const at = lowerBound(small, position);
-      if (small[at] === position) small.splice(at, 1);
+      if (small[at] === position) {
+        small.copyWithin(at, at + 1);
+        small.pop();
+      }
       return;
     }
     this.tree!.delete(position);

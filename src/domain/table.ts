@@ -38,8 +38,16 @@ export type Ownership =
   | { kind: "none"; why: string };
 
 /** The key of a compound index: its parts joined by a character no sid, number or status contains. */
-export const compoundKey = (...parts: (string | null | undefined)[]): string | null =>
-  parts.some((part) => part === null || part === undefined) ? null : parts.join("\u0000");
+export function compoundKey(...parts: (string | null | undefined)[]): string | null {
+  // Filed on every write of a row with a compound index: a loop and concatenation, no array methods.
+  let key = "";
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i];
+    if (part === null || part === undefined) return null;
+    key = i === 0 ? part : `${key}\u0000${part}`;
+  }
+  return key;
+}
 
 export class Table<T> implements StoredTable<T> {
   readonly name: string;
