@@ -107,6 +107,28 @@ describe("compact row lines", () => {
     expect(readCalls[1]!.events).toBe(readCalls[0]!.events);
   });
 
+  it("writes an array or object equal to the row before's once, even when each row has its own (rows read from an import)", () => {
+    const calls = [
+      call(1, { events: ["completed"], metadata: { a: 1 } }),
+      call(2, { events: ["completed"], metadata: { a: 1 } }),
+      call(3, { events: ["completed", "busy"], metadata: { a: 1 } }),
+      call(4, { events: ["completed"], metadata: { a: 2 } }),
+      call(5, { events: ["completed"], metadata: { a: 2 } }),
+    ];
+    const encoder = new RowEncoder();
+    const lines = [encoder.startTable("calls"), ...calls.map((row) => encoder.encode(row))];
+    // The second row's line holds what changed (sid, to, status, created_at), not its equal arrays.
+    expect(lines[2]).not.toContain("completed");
+    expect(lines[2]).not.toContain('"a"');
+    const read = roundTrip([["calls", calls]]);
+    expect(JSON.stringify(read)).toBe(JSON.stringify([["calls", calls]]));
+    const rows = read[0]![1];
+    expect(rows[1]!.events).toBe(rows[0]!.events);
+    expect(rows[1]!.metadata).toBe(rows[0]!.metadata);
+    expect(rows[4]!.metadata).toBe(rows[3]!.metadata);
+    expect(rows[3]!.events).toEqual(["completed"]);
+  });
+
   it("builds a row with a __proto__ key as an own property, not a prototype", () => {
     const row = JSON.parse('{"sid":"X1","__proto__":{"polluted":true}}') as Row;
     const [[, [read]]] = roundTrip([["metadata", [row]]]) as [[string, [Row]]];

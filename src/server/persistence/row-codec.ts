@@ -22,6 +22,8 @@ type Row = Record<string, unknown>;
 interface EncodeShape {
   keys: string[];
   previous: unknown[] | undefined;
+  /** The JSON of the previous row's object and array values, by column (see `values`). */
+  previousJson: (string | undefined)[];
 }
 
 /** A plain object with string keys (not an array, not null): what a row and an event's `data` are. */
@@ -78,12 +80,12 @@ export class RowEncoder {
   ): string {
     let shape = this.shapes.get(context);
     if (!shape || !sameKeys(shape.keys, row)) {
-      shape = { keys: definedKeys(row), previous: undefined };
+      shape = { keys: definedKeys(row), previous: undefined, previousJson: [] };
       this.shapes.set(context, shape);
       const of = context === this.table ? undefined : context;
       announce(`${JSON.stringify(of === undefined ? { keys: shape.keys } : { keys: shape.keys, of })}\n`);
     }
-    const { keys, previous } = shape;
+    const { keys, previous, previousJson } = shape;
     const current = new Array<unknown>(keys.length);
     let changed = "";
     let values = "";
@@ -94,8 +96,17 @@ export class RowEncoder {
       current[i] = value;
       // The nested column is always written: its own line says what changed inside it.
       if (key !== rawColumn && previous !== undefined && previous[i] === value) continue;
+      let text: string;
+      if (key === rawColumn) text = raw!;
+      else if (typeof value === "object" && value !== null) {
+        // An equal array or object that is not the same one (rows read back from an import each have their
+        // own): unchanged as well, so a reader shares one value between the rows instead of a copy per row.
+        text = JSON.stringify(value);
+        if (previous !== undefined && previousJson[i] === text) continue;
+        previousJson[i] = text;
+      } else text = JSON.stringify(value);
       changed += count === 0 ? `${i}` : `,${i}`;
-      values += `,${key === rawColumn ? raw : JSON.stringify(value)}`;
+      values += `,${text}`;
       count += 1;
     }
     shape.previous = current;
