@@ -1,6 +1,7 @@
 // Who is calling: resolves credentials to a principal, then checks it against a route's requirement.
 import { createHash, timingSafeEqual } from "node:crypto";
-import type { AccountScope } from "../domain/api-key.js";
+import type { Account } from "../domain/account.js";
+import type { AccountScope, ApiKey } from "../domain/api-key.js";
 import { errors } from "../domain/errors.js";
 import type { Store } from "../domain/store.js";
 import type { AuthRequirement } from "./route.js";
@@ -55,59 +56,173 @@ export function secretsEqual(presented: string, known: string): boolean {
   return new Presented(presented).equals(known);
 }
 
+/**
+ * The rows a header's credentials name, looked up without reading the secret: the account or API key its
+ * Basic username names (or the test account it is the test sid of), the API key a bearer token is.
+ */
+interface Named {
+  account: Account | undefined;
+  testOf: Account | undefined;
+  key: ApiKey | undefined;
+}
+
+/** What a header names rows by: a Basic username, or a bearer token. */
+type Names = { scheme: "basic"; username: string } | { scheme: "bearer"; token: string };
+
+/** An Authorization header that passed the full check, with the rows and settings it was checked against. */
+interface Verified {
+  principal: Principal;
+  names: Names;
+  named: Named;
+  carrierKey: string;
+  adminToken: string | undefined;
+}
+
+/**
+ * Headers that passed, per store: a client sends the same header on every request, and hashing it each time
+ * was a fifth of a read's cost. A hit still holds only while every row and setting it was checked against is
+ * the same object (rows are immutable: a new token or new scopes is a new row), so a changed credential is
+ * checked in full again. Failed headers are never kept. Bounded: it starts over when full.
+ */
+const verifiedByStore = new WeakMap<Store, Map<string, Verified>>();
+const verifiedLimit = 1000;
+
+const anonymous: Principal = { kind: "anonymous" };
+
 export function resolvePrincipal(
   authorization: string | undefined,
   store: Store,
   settings: AuthSettings,
 ): Principal {
-  if (!authorization) return { kind: "anonymous" };
+  if (!authorization) return anonymous;
+  let verified = verifiedByStore.get(store);
+  const hit = verified?.get(authorization);
+  if (hit && stillHolds(hit, store, settings)) return hit.principal;
+  const checked = checkCredentials(authorization, store, settings);
+  if (checked.principal.kind !== "invalid" && checked.named && checked.names) {
+    if (!verified) {
+      verified = new Map();
+      verifiedByStore.set(store, verified);
+    }
+    if (verified.size >= verifiedLimit) verified.clear();
+    verified.set(authorization, {
+      principal: checked.principal,
+      names: checked.names,
+      named: checked.named,
+      carrierKey: settings.carrierKey,
+      adminToken: settings.adminToken,
+    });
+  }
+  return checked.principal;
+}
+
+function stillHolds(hit: Verified, store: Store, settings: AuthSettings): boolean {
+  if (hit.carrierKey !== settings.carrierKey || hit.adminToken !== settings.adminToken) return false;
+  const now = rowsNamedBy(hit.names, store);
+  return now.account === hit.named.account && now.testOf === hit.named.testOf && now.key === hit.named.key;
+}
+
+/** Splits `Scheme value`. */
+function schemeOf(authorization: string): { scheme: string; value: string } {
   const space = authorization.indexOf(" ");
-  const scheme = authorization.slice(0, space < 0 ? undefined : space).toLowerCase();
-  const value = space < 0 ? "" : authorization.slice(space + 1).trim();
+  return {
+    scheme: authorization.slice(0, space < 0 ? undefined : space).toLowerCase(),
+    value: space < 0 ? "" : authorization.slice(space + 1).trim(),
+  };
+}
+
+/** Basic credentials' username and password, or why they cannot be read. */
+function basicParts(value: string): { username: string; password: string } | string {
+  let decoded: string;
+  try {
+    decoded = Buffer.from(value, "base64").toString("utf8");
+  } catch {
+    return "the Basic credentials are not valid base64";
+  }
+  const colon = decoded.indexOf(":");
+  if (colon < 0) return "the Basic credentials have no password";
+  return { username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+}
+
+/** The rows the same names lead to now. */
+function rowsNamedBy(names: Names, store: Store): Named {
+  if (names.scheme === "bearer") return bearerRows(names.token, store);
+  return basicRows(names.username, store);
+}
+
+function bearerRows(token: string, store: Store): Named {
+  return { account: undefined, testOf: undefined, key: store.apiKeys.findOne("key", token) };
+}
+
+function basicRows(username: string, store: Store): Named {
+  const account = store.accounts.get(username);
+  // Twilio test credentials name the account by its test sid.
+  const testOf = account ? undefined : store.accounts.findOne("testSid", username);
+  // Twilio-style API key credentials: `SK...:<key>`.
+  const key = account || testOf ? undefined : store.apiKeys.get(username);
+  return { account, testOf, key };
+}
+
+/** The full check: the presented secret hashed once and compared in constant time with each candidate. */
+function checkCredentials(
+  authorization: string,
+  store: Store,
+  settings: AuthSettings,
+): { principal: Principal; names?: Names; named?: Named } {
+  const { scheme, value } = schemeOf(authorization);
 
   if (scheme === "bearer") {
-    if (!value) return { kind: "invalid", reason: "the bearer token is empty" };
+    if (!value) return { principal: { kind: "invalid", reason: "the bearer token is empty" } };
     const token = new Presented(value);
-    if (token.equals(settings.carrierKey)) return { kind: "carrier" };
-    if (settings.adminToken && token.equals(settings.adminToken)) return { kind: "admin" };
+    const names: Names = { scheme: "bearer", token: value };
+    const named = bearerRows(value, store);
+    if (token.equals(settings.carrierKey)) return { principal: { kind: "carrier" }, names, named };
+    if (settings.adminToken && token.equals(settings.adminToken))
+      return { principal: { kind: "admin" }, names, named };
     // Candidate by index, then a constant-time comparison of the whole secret.
-    const key = store.apiKeys.findOne("key", value);
+    const key = named.key;
     if (key && token.equals(key.key)) {
-      return { kind: "api-key", accountSid: key.account_sid, keySid: key.sid, scopes: key.scopes };
+      return {
+        principal: { kind: "api-key", accountSid: key.account_sid, keySid: key.sid, scopes: key.scopes },
+        names,
+        named,
+      };
     }
-    return { kind: "invalid", reason: "the bearer token is not a valid key" };
+    return { principal: { kind: "invalid", reason: "the bearer token is not a valid key" } };
   }
 
   if (scheme === "basic") {
-    let decoded: string;
-    try {
-      decoded = Buffer.from(value, "base64").toString("utf8");
-    } catch {
-      return { kind: "invalid", reason: "the Basic credentials are not valid base64" };
-    }
-    const colon = decoded.indexOf(":");
-    if (colon < 0) return { kind: "invalid", reason: "the Basic credentials have no password" };
-    const username = decoded.slice(0, colon);
-    const password = new Presented(decoded.slice(colon + 1));
-    const account = store.accounts.get(username);
-    if (account && password.equals(account.auth_token)) return { kind: "account", accountSid: account.sid };
-    // Twilio test credentials: the test Account SID and test auth token.
-    const testOf = account ? undefined : store.accounts.findOne("testSid", username);
+    const parts = basicParts(value);
+    if (typeof parts === "string") return { principal: { kind: "invalid", reason: parts } };
+    const password = new Presented(parts.password);
+    const names: Names = { scheme: "basic", username: parts.username };
+    const named = basicRows(parts.username, store);
+    const { account, testOf, key } = named;
+    if (account && password.equals(account.auth_token))
+      return { principal: { kind: "account", accountSid: account.sid }, names, named };
     if (testOf && password.equals(testOf.test_auth_token)) {
-      return { kind: "account-test", accountSid: testOf.sid, testAccountSid: testOf.test_account_sid };
+      return {
+        principal: { kind: "account-test", accountSid: testOf.sid, testAccountSid: testOf.test_account_sid },
+        names,
+        named,
+      };
     }
-    // Twilio-style API key credentials: `SK...:<key>`.
-    const key = account || testOf ? undefined : store.apiKeys.get(username);
     if (key && password.equals(key.key)) {
-      return { kind: "api-key", accountSid: key.account_sid, keySid: key.sid, scopes: key.scopes };
+      return {
+        principal: { kind: "api-key", accountSid: key.account_sid, keySid: key.sid, scopes: key.scopes },
+        names,
+        named,
+      };
     }
     // The carrier key works as a Basic password too, so Twilio clients can act as the carrier.
-    if (password.equals(settings.carrierKey)) return { kind: "carrier" };
-    return { kind: "invalid", reason: "Your AccountSid or AuthToken was incorrect." };
+    if (password.equals(settings.carrierKey)) return { principal: { kind: "carrier" }, names, named };
+    return { principal: { kind: "invalid", reason: "Your AccountSid or AuthToken was incorrect." } };
   }
   return {
-    kind: "invalid",
-    reason: `the ${scheme} authorization scheme is not supported; use Basic or Bearer`,
+    principal: {
+      kind: "invalid",
+      reason: `the ${scheme} authorization scheme is not supported; use Basic or Bearer`,
+    },
   };
 }
 

@@ -46,11 +46,14 @@ export function createRouter(routes: AnyRoute[]) {
   // however many routes the table holds.
   const buckets = new Map<string, CompiledRoute[]>();
   // `/2010-04-01/Accounts.json` shares its bucket with `/2010-04-01/Accounts`: the suffix is not part of the prefix.
-  const prefixOf = (path: string) =>
-    path
-      .split("/", 3)
-      .join("/")
-      .replace(/\.json$/, "");
+  // The path up to its third slash (its first three `/`-separated parts), found without splitting it.
+  const prefixOf = (path: string) => {
+    const first = path.indexOf("/");
+    const second = first < 0 ? -1 : path.indexOf("/", first + 1);
+    const third = second < 0 ? -1 : path.indexOf("/", second + 1);
+    const prefix = third < 0 ? path : path.slice(0, third);
+    return prefix.endsWith(".json") ? prefix.slice(0, -5) : prefix;
+  };
   const keyOf = (method: string, path: string) => `${method} ${prefixOf(path)} ${segmentCount(path)}`;
   const all: CompiledRoute[] = [];
   for (const route of routes) {
@@ -64,9 +67,8 @@ export function createRouter(routes: AnyRoute[]) {
 
   const paramsOf = (compiled: CompiledRoute, m: RegExpExecArray) => {
     const params: Record<string, string> = {};
-    compiled.names.forEach((name, i) => {
-      params[name] = safeDecode(m[i + 1]!);
-    });
+    const names = compiled.names;
+    for (let i = 0; i < names.length; i++) params[names[i]!] = safeDecode(m[i + 1]!);
     return params;
   };
 
@@ -84,6 +86,7 @@ export function createRouter(routes: AnyRoute[]) {
 }
 
 function safeDecode(segment: string): string {
+  if (!segment.includes("%")) return segment;
   try {
     return decodeURIComponent(segment);
   } catch {
