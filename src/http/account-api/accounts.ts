@@ -10,7 +10,7 @@ import {
 } from "../../engine/subaccounts.js";
 import type { Principal } from "../auth.js";
 import { rfc2822 } from "../format.js";
-import { twilioJson } from "../respond.js";
+import { twilioJson, twilioRow } from "../respond.js";
 import { defineRoute } from "../route.js";
 import type { RouteServices } from "../services.js";
 import { accountPath, apiVersion } from "./base.js";
@@ -133,7 +133,7 @@ export const accountRoutes = [
     response: accountResource,
     handle({ params, request, services }) {
       const account = found(services.context.store.accounts.get(params.AccountSid!), request.path);
-      return twilioJson(200, renderAccount(account));
+      return twilioRow(200, renderAccount, account);
     },
   }),
   defineRoute({

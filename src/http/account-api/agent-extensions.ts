@@ -4,7 +4,7 @@ import { type AgentExtension, agentStatuses } from "../../domain/carrier-records
 import { ownedBy } from "../../domain/found.js";
 import { updateAgentExtension } from "../../engine/agent-extensions.js";
 import { rfc2822 } from "../format.js";
-import { twilioJson } from "../respond.js";
+import { twilioJson, twilioRow } from "../respond.js";
 import { defineRoute } from "../route.js";
 import type { RouteServices } from "../services.js";
 import { accountBase, accountPath } from "./base.js";
@@ -81,7 +81,7 @@ export const agentExtensionRoutes = [
     auth: { kind: "account", scope: "agent_extensions_read" },
     response: agentExtensionResource,
     handle({ params, request, services }) {
-      return twilioJson(200, renderAgentExtension(findExtension(services, params, request.path)));
+      return twilioRow(200, renderAgentExtension, findExtension(services, params, request.path));
     },
   }),
   defineRoute({

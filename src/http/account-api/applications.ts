@@ -5,7 +5,7 @@ import { ownedBy } from "../../domain/found.js";
 import { createApplication, deleteApplication, updateApplication } from "../../engine/applications.js";
 import type { Changes } from "../../engine/record-changes.js";
 import { rfc2822 } from "../format.js";
-import { noContent, twilioJson } from "../respond.js";
+import { noContent, twilioJson, twilioRow } from "../respond.js";
 import { defineRoute } from "../route.js";
 import type { RouteServices } from "../services.js";
 import { accountBase, accountPath, apiVersion } from "./base.js";
@@ -158,7 +158,7 @@ export const applicationRoutes = [
     auth: { kind: "account", scope: "incoming_phone_numbers_read" },
     response: applicationResource,
     handle({ params, request, services }) {
-      return twilioJson(200, renderApplication(findApplication(services, params, request.path)));
+      return twilioRow(200, renderApplication, findApplication(services, params, request.path));
     },
   }),
   defineRoute({

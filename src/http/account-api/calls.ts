@@ -15,7 +15,7 @@ import type { EngineContext } from "../../engine/context.js";
 import { placeCall } from "../../engine/place-call.js";
 import { placeTestCall } from "../../engine/test-credentials.js";
 import { rfc2822, rfc2822OrNull } from "../format.js";
-import { noContent, twilioJson } from "../respond.js";
+import { noContent, twilioJson, twilioRow } from "../respond.js";
 import { defineRoute } from "../route.js";
 import { accountBase, accountPath, apiVersion } from "./base.js";
 import { dateFilter, dateFilterQuery } from "./date-filters.js";
@@ -332,7 +332,7 @@ export const callRoutes = [
     auth: { kind: "account", scope: "phone_calls_read" },
     response: callResource,
     handle({ params, request, services }) {
-      return twilioJson(200, renderCall(callInPath(services, params, request.path)));
+      return twilioRow(200, renderCall, callInPath(services, params, request.path));
     },
   }),
   defineRoute({

@@ -14,7 +14,7 @@ import { recordingSources, recordingStatuses } from "../../domain/recording.js";
 import { placeCall } from "../../engine/place-call.js";
 import { conferenceMarkup } from "../../markup/conference-markup.js";
 import { rfc2822 } from "../format.js";
-import { noContent, twilioJson } from "../respond.js";
+import { noContent, twilioJson, twilioRow } from "../respond.js";
 import { defineRoute } from "../route.js";
 import type { RouteServices } from "../services.js";
 import { accountBase, accountPath, apiVersion } from "./base.js";
@@ -328,7 +328,7 @@ export const conferenceRoutes = [
     auth: { kind: "account", scope: "phone_calls_read" },
     response: conferenceResource,
     handle({ params, request, services }) {
-      return twilioJson(200, renderConference(findConference(services, params, request.path)));
+      return twilioRow(200, renderConference, findConference(services, params, request.path));
     },
   }),
   defineRoute({

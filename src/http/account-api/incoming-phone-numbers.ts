@@ -5,7 +5,7 @@ import type { NumberHandlers, numberTypes, PhoneNumber } from "../../domain/phon
 import { provisionNumber, releaseNumber, updateHandlers } from "../../engine/phone-numbers.js";
 import { buyTestNumber } from "../../engine/test-credentials.js";
 import { rfc2822 } from "../format.js";
-import { noContent, twilioJson } from "../respond.js";
+import { noContent, twilioJson, twilioRow } from "../respond.js";
 import { defineRoute } from "../route.js";
 import { accountBase, accountPath, apiVersion } from "./base.js";
 import { formE164, formMethod, formUrl } from "./form-fields.js";
@@ -272,7 +272,7 @@ export const incomingPhoneNumberRoutes = [
         params.AccountSid!,
         request.path,
       );
-      return twilioJson(200, renderIncomingPhoneNumber(number));
+      return twilioRow(200, renderIncomingPhoneNumber, number);
     },
   }),
   defineRoute({

@@ -6,7 +6,7 @@ import { messageRecipient, messageSender } from "../../domain/message-address.js
 import { type ApiMessage, deleteMessage, submitMessage, updateMessage } from "../../engine/messages.js";
 import { sendTestMessage } from "../../engine/test-credentials.js";
 import { rfc2822, rfc2822OrNull } from "../format.js";
-import { noContent, twilioJson } from "../respond.js";
+import { noContent, twilioJson, twilioRow } from "../respond.js";
 import { defineRoute } from "../route.js";
 import type { RouteServices } from "../services.js";
 import { accountBase, accountPath, apiVersion } from "./base.js";
@@ -223,7 +223,7 @@ export const messageRoutes = [
     auth: { kind: "account", scope: "messages_read" },
     response: messageResource,
     handle({ params, request, services }) {
-      return twilioJson(200, renderMessage(findMessage(services, params, request.path)));
+      return twilioRow(200, renderMessage, findMessage(services, params, request.path));
     },
   }),
   defineRoute({

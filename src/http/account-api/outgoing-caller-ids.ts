@@ -4,7 +4,7 @@ import { ownedBy } from "../../domain/found.js";
 import type { OutgoingCallerId } from "../../domain/outgoing-caller-id.js";
 import { deleteCallerId, renameCallerId, requestValidation } from "../../engine/outgoing-caller-ids.js";
 import { rfc2822 } from "../format.js";
-import { noContent, twilioJson } from "../respond.js";
+import { noContent, twilioJson, twilioRow } from "../respond.js";
 import { defineRoute } from "../route.js";
 import type { RouteServices } from "../services.js";
 import { accountBase, accountPath } from "./base.js";
@@ -135,7 +135,7 @@ export const outgoingCallerIdRoutes = [
     auth: { kind: "account", scope: "incoming_phone_numbers_read" },
     response: outgoingCallerIdResource,
     handle({ params, request, services }) {
-      return twilioJson(200, renderCallerId(findCallerId(services, params, request.path)));
+      return twilioRow(200, renderCallerId, findCallerId(services, params, request.path));
     },
   }),
   defineRoute({

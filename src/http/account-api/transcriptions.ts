@@ -5,7 +5,7 @@ import { ownedBy } from "../../domain/found.js";
 import { type Transcription, transcriptionStatuses } from "../../domain/transcription.js";
 import { deleteTranscription } from "../../engine/recording-removal.js";
 import { rfc2822 } from "../format.js";
-import { noContent, twilioJson } from "../respond.js";
+import { noContent, twilioJson, twilioRow } from "../respond.js";
 import { defineRoute } from "../route.js";
 import type { RouteServices } from "../services.js";
 import { accountBase, accountPath, apiVersion } from "./base.js";
@@ -118,7 +118,7 @@ const fetchRoute = (path: string) =>
     auth: { kind: "account", scope: "recordings_read" },
     response: transcriptionResource,
     handle({ params, request, services }) {
-      return twilioJson(200, renderTranscription(findTranscription(services, params, request.path)));
+      return twilioRow(200, renderTranscription, findTranscription(services, params, request.path));
     },
   });
 

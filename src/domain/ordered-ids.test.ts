@@ -1,0 +1,79 @@
+// An index bucket answers as a sorted list would through any mix of adds and removals: at its ends (an array), in its middle (where it becomes a tree), and after its front was dropped.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { OrderedIds } from "./ordered-ids.js";
+
+type Op = { add: boolean; position: number };
+
+/** Applies `ops` to a bucket and to a plain sorted list, then compares every read. */
+function check(start: number[], ops: Op[]) {
+  const ids = OrderedIds.fromSorted([...start]);
+  let model = [...start];
+  for (const { add, position } of ops) {
+    if (add) {
+      ids.add(position);
+      if (!model.includes(position)) model = [...model, position].sort((a, b) => a - b);
+    } else {
+      ids.delete(position);
+      model = model.filter((p) => p !== position);
+    }
+  }
+  expect(ids.size).toBe(model.length);
+  expect(ids.first()).toBe(model[0]);
+  expect(ids.last()).toBe(model[model.length - 1]);
+  expect([...ids.walk()]).toEqual(model);
+  expect([...ids.walk(true)]).toEqual([...model].reverse());
+  for (const after of [model[0], model[Math.floor(model.length / 2)], -1, 1e9]) {
+    if (after === undefined) continue;
+    expect([...ids.walk(false, after)]).toEqual(model.filter((p) => p > after));
+    expect([...ids.walk(true, after)]).toEqual(model.filter((p) => p < after).reverse());
+  }
+}
+
+const range = (from: number, to: number, step = 1) =>
+  Array.from({ length: Math.ceil((to - from) / step) }, (_, i) => from + i * step);
+
+describe("OrderedIds", () => {
+  it("matches a sorted list under random changes near its ends and in its middle", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 3000 }),
+        fc.array(fc.record({ add: fc.boolean(), position: fc.integer({ min: 0, max: 6000 }) }), {
+          maxLength: 300,
+        }),
+        (size, ops) => check(range(0, size * 2, 2), ops),
+      ),
+      { numRuns: 60, seed: 12 },
+    );
+  });
+
+  it("drops its front oldest first, as a status bucket empties, and keeps answering", () => {
+    const ops: Op[] = [
+      ...range(0, 5000).map((position) => ({ add: true, position })),
+      ...range(0, 4000).map((position) => ({ add: false, position })),
+      // Back in before the head, then after it.
+      { add: true, position: 3999 },
+      { add: true, position: 1 },
+      { add: false, position: 4500 },
+    ];
+    check([], ops);
+  });
+
+  it("keeps answering once a change deep inside a large bucket turns it into a tree", () => {
+    check(range(0, 20_000, 2), [
+      { add: true, position: 10_001 },
+      { add: false, position: 5000 },
+      { add: true, position: 20_000 },
+      { add: false, position: 0 },
+      { add: true, position: 1 },
+    ]);
+  });
+
+  it("ignores adding a position it holds and removing one it does not", () => {
+    check(range(0, 10), [
+      { add: true, position: 4 },
+      { add: false, position: 11 },
+      { add: false, position: -1 },
+    ]);
+  });
+});
