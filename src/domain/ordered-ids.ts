@@ -1,5 +1,5 @@
 // A set of row positions kept sorted: a plain array while changes stay near its ends, a B+ tree once one would not, so adding, removing and walking stay cheap at any size.
-import { BTree, treeFromSorted } from "./sorted-tree.js";
+import { type BTree, treeFromSorted } from "./sorted-tree.js";
 
 /**
  * The most positions one change may move in the array. Index buckets change at their ends: a new row is
