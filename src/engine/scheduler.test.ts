@@ -69,4 +69,30 @@ describe("scheduler", () => {
     expect(ran).toHaveLength(3);
     expect(scheduler.pending()).toBe(0);
   });
+
+  it("passes over cancelled events, also once so many are cancelled that they are cleared out", async () => {
+    const clock = createVirtualClock(0);
+    const scheduler = createScheduler(clock);
+    const ran: number[] = [];
+    // Times run backwards against insertion, so the heap's order is not the queueing order.
+    const handles = Array.from({ length: 4000 }, (_, i) =>
+      scheduler.at(4000 - i, 2, `e${i}`, () => {
+        ran.push(i);
+      }),
+    );
+    handles.forEach((handle, i) => {
+      if (i % 4 !== 0) scheduler.cancel(handle);
+    });
+    expect(scheduler.pending()).toBe(1000);
+    await clock.advance(2000);
+    await scheduler.quiet();
+    expect(ran).toEqual(Array.from({ length: 500 }, (_, k) => 3996 - 4 * k).filter((i) => 4000 - i <= 2000));
+    // Cancelling what already ran, or twice, changes nothing.
+    scheduler.cancel(handles[3996]);
+    scheduler.cancel(handles[1]);
+    expect(scheduler.pending()).toBe(500);
+    await clock.runUntilIdle();
+    expect(ran).toHaveLength(1000);
+    expect(scheduler.pending()).toBe(0);
+  });
 });

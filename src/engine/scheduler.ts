@@ -1,5 +1,5 @@
 // The engine's one event loop on the injected clock: events ordered by (time, class, insertion), run one at a time.
-import { BTree } from "../domain/sorted-tree.js";
+import TinyQueue from "tinyqueue";
 import type { Clock, TimerHandle } from "./clock.js";
 
 /**
@@ -21,6 +21,8 @@ interface QueuedEvent {
   seq: number;
   label: string;
   task: () => void | Promise<void>;
+  /** Cancelled: left in the heap and passed over when it comes up (a heap removes only its top). */
+  cancelled: boolean;
 }
 
 export interface Scheduler {
@@ -38,8 +40,11 @@ export interface Scheduler {
 }
 
 export interface SchedulerOptions {
-  /** Called after each event, awaited before the next one (the sandbox waits for webhook deliveries here). */
-  afterEach?: () => Promise<void>;
+  /**
+   * Called after each event; a promise it returns is awaited before the next one (the sandbox waits for
+   * webhook deliveries here on the virtual clock).
+   */
+  afterEach?: () => Promise<void> | undefined;
   /** Receives errors thrown by events; the loop carries on. */
   onError?: (error: unknown, label: string) => void;
 }
@@ -48,24 +53,43 @@ export function createScheduler(clock: Clock, options: SchedulerOptions = {}): S
   // Ordered by (time, class, insertion): inserting, cancelling and taking the first cost O(log n), so a
   // sandbox holding many timers (long calls, scheduled messages) schedules as fast as an empty one.
   const order = (a: QueuedEvent, b: QueuedEvent) => a.at - b.at || a.cls - b.cls || a.seq - b.seq;
-  const queue = new BTree<QueuedEvent, true>(undefined, order);
+  // A binary heap: a push or taking the first is O(log n) over one array, no node objects.
+  let queue = new TinyQueue<QueuedEvent>([], order);
+  /** Queued events not cancelled, by seq (for cancel). */
   const bySeq = new Map<number, QueuedEvent>();
   let nextSeq = 1;
   let armed: TimerHandle | null = null;
   let running = false;
   let waiters: (() => void)[] = [];
 
+  /** The first event not cancelled, with the cancelled ones before it dropped. */
+  const first = (): QueuedEvent | undefined => {
+    let top = queue.peek();
+    while (top?.cancelled) {
+      queue.pop();
+      top = queue.peek();
+    }
+    return top;
+  };
+
+  /** Cancelled events wait in the heap until they come up; past half the heap they are cleared out at once. */
+  const dropCancelled = () => {
+    if (queue.length > 1024 && bySeq.size * 2 < queue.length) {
+      queue = new TinyQueue([...bySeq.values()], order);
+    }
+  };
+
   const arm = () => {
-    const first = queue.minKey();
+    const next = first();
     if (running) return;
-    if (!first) {
+    if (!next) {
       if (armed) clock.cancel(armed);
       armed = null;
       return;
     }
-    if (armed && armed.at <= first.at) return;
+    if (armed && armed.at <= next.at) return;
     if (armed) clock.cancel(armed);
-    armed = clock.schedule(first.at, drain);
+    armed = clock.schedule(next.at, drain);
   };
 
   async function drain(): Promise<void> {
@@ -74,16 +98,19 @@ export function createScheduler(clock: Clock, options: SchedulerOptions = {}): S
     running = true;
     try {
       for (;;) {
-        const first = queue.minKey();
-        if (!first || first.at > clock.now()) break;
-        queue.delete(first);
-        bySeq.delete(first.seq);
+        const next = first();
+        if (!next || next.at > clock.now()) break;
+        queue.pop();
+        bySeq.delete(next.seq);
         try {
-          await first.task();
+          // Most events are synchronous: only a promise is awaited, so they cost no extra turn.
+          const ran = next.task();
+          if (ran) await ran;
         } catch (error) {
-          options.onError?.(error, first.label);
+          options.onError?.(error, next.label);
         }
-        if (options.afterEach) await options.afterEach();
+        const settled = options.afterEach?.();
+        if (settled) await settled;
       }
     } finally {
       running = false;
@@ -103,8 +130,9 @@ export function createScheduler(clock: Clock, options: SchedulerOptions = {}): S
       seq: nextSeq++,
       label,
       task,
+      cancelled: false,
     };
-    queue.set(event, true);
+    queue.push(event);
     bySeq.set(event.seq, event);
     arm();
     return { seq: event.seq, at: event.at };
@@ -118,13 +146,14 @@ export function createScheduler(clock: Clock, options: SchedulerOptions = {}): S
       const event = bySeq.get(handle.seq);
       if (!event) return;
       bySeq.delete(handle.seq);
-      queue.delete(event);
+      event.cancelled = true;
+      dropCancelled();
       arm();
     },
-    pending: () => queue.size + (running ? 1 : 0),
+    pending: () => bySeq.size + (running ? 1 : 0),
     quiet: () => (running ? new Promise<void>((resolve) => waiters.push(resolve)) : Promise.resolve()),
     clear() {
-      queue.clear();
+      queue = new TinyQueue<QueuedEvent>([], order);
       bySeq.clear();
       if (armed) clock.cancel(armed);
       armed = null;
