@@ -92,7 +92,8 @@ export const tableDefinitions = {
     name: "rates",
     owner: { kind: "none", why: "the carrier's price list" },
     id: (r: Rate) => r.sid,
-    indexes: { category: (r: Rate) => r.category },
+    // prefix: a number's rate is found by looking up each of its prefixes, longest first (unique per category).
+    indexes: { category: (r: Rate) => r.category, prefix: (r: Rate) => compoundKey(r.category, r.prefix) },
   },
   events: {
     name: "events",

@@ -2,6 +2,7 @@
 import { errors } from "../domain/errors.js";
 import { found } from "../domain/found.js";
 import type { Rate } from "../domain/rate.js";
+import { compoundKey } from "../domain/table.js";
 import type { EngineContext } from "./context.js";
 import { recordEvent } from "./events.js";
 import { withChanges } from "./record-changes.js";
@@ -20,11 +21,12 @@ export type RateChanges = Partial<NewRate>;
 
 /** The rate for `number` in `category`: the longest prefix of the number wins ("+1800" over "+1"). */
 export function findRate(ctx: EngineContext, category: RateCategory, number: string): Rate | undefined {
-  let best: Rate | undefined;
-  for (const rate of ctx.store.rates.where("category", category)) {
-    if (number.startsWith(rate.prefix) && (!best || rate.prefix.length > best.prefix.length)) best = rate;
+  // Longest prefix first: one index lookup per digit of the number, however many rates the carrier has.
+  for (let end = number.length; end >= 2; end--) {
+    const rate = ctx.store.rates.findOne("prefix", compoundKey(category, number.slice(0, end))!);
+    if (rate) return rate;
   }
-  return best;
+  return undefined;
 }
 
 export function getRate(ctx: EngineContext, sid: string, path: string): Rate {
@@ -32,10 +34,8 @@ export function getRate(ctx: EngineContext, sid: string, path: string): Rate {
 }
 
 function assertPrefixFree(ctx: EngineContext, category: RateCategory, prefix: string, except?: string): void {
-  const clash = ctx.store.rates
-    .where("category", category)
-    .find((r) => r.prefix === prefix && r.sid !== except);
-  if (clash) {
+  const clash = ctx.store.rates.findOne("prefix", compoundKey(category, prefix)!);
+  if (clash && clash.sid !== except) {
     throw errors.unprocessable(
       `A ${category} rate for prefix ${prefix} already exists (${clash.sid}). PATCH that rate instead.`,
       { pointer: "/data/attributes/prefix" },
