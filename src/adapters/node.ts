@@ -32,7 +32,11 @@ export function readBody(
       if (size > limit) tooLarge = true;
       else chunks.push(chunk);
     });
-    req.on("end", () => resolve({ body: tooLarge ? "" : Buffer.concat(chunks).toString("utf8"), tooLarge }));
+    req.on("end", () => {
+      // A form POST's body is one chunk: read it as it came, without copying it into a new buffer first.
+      const whole = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+      resolve({ body: tooLarge ? "" : whole.toString("utf8"), tooLarge });
+    });
     req.on("error", reject);
   });
 }
