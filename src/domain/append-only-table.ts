@@ -173,12 +173,13 @@ export class AppendOnlyTable<T> implements StoredTable<T> {
     const position = state.base + state.rows.length;
     state.position.set(id, position);
     state.rows.push(row);
-    const keys = this.keysOf(row);
-    for (let i = 0; i < keys.length; i++) {
-      const key = keys[i];
+    // Keys read in the loop, not gathered in an array: an undo (rare) reads them again from the same row.
+    const defs = this.indexDefs;
+    for (let i = 0; i < defs.length; i++) {
+      const key = defs[i]![1](row);
       if (key !== null && key !== undefined) this.queue(i, key).push(position);
     }
-    this.recordUndo(() => this.takeBackNewest(id, keys), { table: this.name, op: "put", row });
+    this.recordUndo(() => this.takeBackNewest(id, this.keysOf(row)), { table: this.name, op: "put", row });
     return row;
   }
 
@@ -195,12 +196,12 @@ export class AppendOnlyTable<T> implements StoredTable<T> {
       throw new Error(`rows of ${this.name} leave oldest first; ${id} is not the oldest`);
     }
     const position = state.base + state.head;
-    const keys = this.keysOf(oldest);
     state.position.delete(id);
     state.rows[state.head] = undefined;
     state.head++;
-    for (let i = 0; i < keys.length; i++) {
-      const key = keys[i];
+    const defs = this.indexDefs;
+    for (let i = 0; i < defs.length; i++) {
+      const key = defs[i]![1](oldest);
       if (key === null || key === undefined) continue;
       const bucket = state.indexes[i]!.get(key)!;
       bucket.shift();
@@ -211,7 +212,7 @@ export class AppendOnlyTable<T> implements StoredTable<T> {
       state.base += state.head;
       state.head = 0;
     }
-    this.recordUndo(() => this.putBackOldest(id, position, oldest, keys), {
+    this.recordUndo(() => this.putBackOldest(id, position, oldest, this.keysOf(oldest)), {
       table: this.name,
       op: "delete",
       id,
