@@ -30,6 +30,24 @@ const entryPoints = {
 rmSync(join(root, "dist"), { recursive: true, force: true });
 // Type-checks the sources and writes the .d.ts files package.json's `types` point at.
 run([join(root, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.build.json", "--emitDeclarationOnly"]);
+/**
+ * zod's namespace re-exports its ~40 message translations (`z.locales`, ~400 kB); nothing here reads them (the
+ * English messages are imported on their own), and the bundle keeps every export of a namespace it passes
+ * around, so they are replaced by an empty module. Measured (docs/decisions.md, start-up): their source was
+ * half of zod's chunk, parsed by every process that loads it.
+ */
+const withoutZodLocales = {
+  name: "without-zod-locales",
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, ({ importer }) =>
+      /[\\/]node_modules[\\/]zod[\\/]/.test(importer)
+        ? { path: "zod-locales", namespace: "empty" }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: "empty" }, () => ({ contents: "export {};", loader: "js" }));
+  },
+};
+
 await build({
   absWorkingDir: root,
   entryPoints,
@@ -61,6 +79,7 @@ await build({
   banner: {
     js: 'import { createRequire as __createRequire } from "node:module";\nconst require = __createRequire(import.meta.url);',
   },
+  plugins: [withoutZodLocales],
   logLevel: "warning",
 });
 cpSync(join(root, "src/inspector/client"), join(root, "dist/inspector/client"), { recursive: true });
