@@ -20,6 +20,8 @@ export interface ServerLogger {
   warn(data: object, message: string): void;
   /** Failures the server recovers from by itself (a data directory that refuses writes); warn when absent. */
   error?(data: object, message: string): void;
+  /** pino's: whether lines at `level` are written (when absent, every level is taken as on). */
+  isLevelEnabled?(level: string): boolean;
 }
 
 export interface ServeOptions extends SandboxOptions {
@@ -57,6 +59,8 @@ const silent: ServerLogger = { debug: () => undefined, info: () => undefined, wa
 /** Logs each request at debug level; the request journal keeps the same facts for `GET /__sandbox/requests`. */
 function logRequests(handle: Handle, logger: ServerLogger): Handle {
   return async (request) => {
+    // Asked per request, so a level changed at run time takes effect at once; below debug nothing is timed.
+    if (logger.isLevelEnabled?.("debug") === false) return handle(request);
     const elapsed = startStopwatch();
     const response = await handle(request);
     logger.debug(
