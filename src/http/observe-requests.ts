@@ -55,7 +55,7 @@ export function observeRequests(
     const journal = services.journal;
     if (journal && journaled(trace.surface, method)) {
       journal.record({
-        at: new Date(arrived).toISOString(),
+        at: arrived,
         method,
         path: request.path,
         query: request.query,

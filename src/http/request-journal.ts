@@ -43,9 +43,18 @@ export interface JournalFilter {
   limit?: number;
 }
 
+/** A request as the journal is given it: its arrival as a number, not yet formatted (most are never read). */
+export type RecordedRequest = Omit<JournalEntry, "id" | "at"> & { at: number };
+
+type Kept = RecordedRequest & { id: number };
+
+/** An entry as read: `at` in ISO 8601, the fields in the order the admin API shows them. */
+const shownEntry = (kept: Kept): JournalEntry => ({ ...kept, at: new Date(kept.at).toISOString() });
+
 export interface RequestJournal {
   readonly capacity: number;
-  record(entry: Omit<JournalEntry, "id">): JournalEntry;
+  /** Keeps one request; `at` is its arrival in sandbox-clock milliseconds, written out only when read. */
+  record(entry: RecordedRequest): void;
   /** Matching entries, oldest first. */
   list(filter?: JournalFilter): JournalEntry[];
   /** How many requests were recorded since the start (or the last clear), including those dropped. */
@@ -58,7 +67,7 @@ export const defaultJournalCapacity = 1000;
 export function createRequestJournal(capacity = defaultJournalCapacity): RequestJournal {
   if (!Number.isInteger(capacity) || capacity < 0)
     throw new Error(`journal limit must be 0 or more, got ${capacity}`);
-  let ring: JournalEntry[] = [];
+  let ring: Kept[] = [];
   // Index of the oldest entry once the ring is full.
   let start = 0;
   let nextId = 1;
@@ -69,15 +78,14 @@ export function createRequestJournal(capacity = defaultJournalCapacity): Request
   return {
     capacity,
     record(entry) {
-      const full = { id: nextId++, ...entry };
+      const full: Kept = { id: nextId++, ...entry };
       recorded += 1;
-      if (capacity === 0) return full;
+      if (capacity === 0) return;
       if (ring.length < capacity) ring.push(full);
       else {
         ring[start] = full;
         start = (start + 1) % capacity;
       }
-      return full;
     },
     list(filter = {}) {
       const path = filter.path ? globToRegExp(filter.path) : undefined;
@@ -94,9 +102,9 @@ export function createRequestJournal(capacity = defaultJournalCapacity): Request
           (filter.fault === undefined || (e.fault !== null) === filter.fault) &&
           (filter.after === undefined || e.id > filter.after),
       );
-      return filter.limit === undefined
-        ? matching
-        : matching.slice(Math.max(0, matching.length - filter.limit));
+      const limited =
+        filter.limit === undefined ? matching : matching.slice(Math.max(0, matching.length - filter.limit));
+      return limited.map(shownEntry);
     },
     total: () => recorded,
     clear() {

@@ -186,6 +186,8 @@ describe.each(doorNames)("request journal via %s", (door) => {
     ]);
     const [, account, carrier] = all.json.requests;
     expect(account).toMatchObject({
+      // Arrival on the sandbox clock, ISO 8601 (the virtual clock has not moved since).
+      at: new Date(ctx.sandbox.clock.now()).toISOString(),
       method: "GET",
       surface: "account",
       status: 200,
