@@ -9,8 +9,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const run = (args) => execFileSync(process.execPath, args, { cwd: root, stdio: "inherit" });
 
 /**
- * Every file package.json's exports and bin name, plus the internals the benchmarks import (sandbox, events,
- * data-dir). Measured (docs/decisions.md, start-up): loading ~250 modules of ours and ~150 of our
+ * Every file package.json's exports and bin name, plus the internals the benchmarks import (sandbox, events, data-dir,
+ * recording and speech audio). Measured (docs/decisions.md, start-up): loading ~250 modules of ours and ~150 of our
  * dependencies one by one was most of a library import's time.
  */
 const entryPoints = {
@@ -24,6 +24,8 @@ const entryPoints = {
   "server/healthcheck": "src/server/healthcheck.ts",
   sandbox: "src/sandbox.ts",
   "engine/events": "src/engine/events.ts",
+  "engine/recording-audio": "src/engine/recording-audio.ts",
+  "engine/speech/speech-audio": "src/engine/speech/speech-audio.ts",
   "server/persistence/data-dir": "src/server/persistence/data-dir.ts",
 };
 
