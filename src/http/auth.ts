@@ -99,7 +99,7 @@ export function resolvePrincipal(
   const hit = verified?.get(authorization);
   if (hit && stillHolds(hit, store, settings)) return hit.principal;
   const checked = checkCredentials(authorization, store, settings);
-  if (checked.principal.kind !== "invalid" && checked.named && checked.names) {
+  if (checked.basis) {
     if (!verified) {
       verified = new Map();
       verifiedByStore.set(store, verified);
@@ -107,8 +107,7 @@ export function resolvePrincipal(
     if (verified.size >= verifiedLimit) verified.clear();
     verified.set(authorization, {
       principal: checked.principal,
-      names: checked.names,
-      named: checked.named,
+      ...checked.basis,
       carrierKey: settings.carrierKey,
       adminToken: settings.adminToken,
     });
@@ -168,7 +167,7 @@ function checkCredentials(
   authorization: string,
   store: Store,
   settings: AuthSettings,
-): { principal: Principal; names?: Names; named?: Named } {
+): { principal: Principal; basis?: { names: Names; named: Named } } {
   const { scheme, value } = schemeOf(authorization);
 
   if (scheme === "bearer") {
@@ -176,16 +175,15 @@ function checkCredentials(
     const token = new Presented(value);
     const names: Names = { scheme: "bearer", token: value };
     const named = bearerRows(value, store);
-    if (token.equals(settings.carrierKey)) return { principal: { kind: "carrier" }, names, named };
+    if (token.equals(settings.carrierKey)) return { principal: { kind: "carrier" }, basis: { names, named } };
     if (settings.adminToken && token.equals(settings.adminToken))
-      return { principal: { kind: "admin" }, names, named };
+      return { principal: { kind: "admin" }, basis: { names, named } };
     // Candidate by index, then a constant-time comparison of the whole secret.
     const key = named.key;
     if (key && token.equals(key.key)) {
       return {
         principal: { kind: "api-key", accountSid: key.account_sid, keySid: key.sid, scopes: key.scopes },
-        names,
-        named,
+        basis: { names, named },
       };
     }
     return { principal: { kind: "invalid", reason: "the bearer token is not a valid key" } };
@@ -199,23 +197,22 @@ function checkCredentials(
     const named = basicRows(parts.username, store);
     const { account, testOf, key } = named;
     if (account && password.equals(account.auth_token))
-      return { principal: { kind: "account", accountSid: account.sid }, names, named };
+      return { principal: { kind: "account", accountSid: account.sid }, basis: { names, named } };
     if (testOf && password.equals(testOf.test_auth_token)) {
       return {
         principal: { kind: "account-test", accountSid: testOf.sid, testAccountSid: testOf.test_account_sid },
-        names,
-        named,
+        basis: { names, named },
       };
     }
     if (key && password.equals(key.key)) {
       return {
         principal: { kind: "api-key", accountSid: key.account_sid, keySid: key.sid, scopes: key.scopes },
-        names,
-        named,
+        basis: { names, named },
       };
     }
     // The carrier key works as a Basic password too, so Twilio clients can act as the carrier.
-    if (password.equals(settings.carrierKey)) return { principal: { kind: "carrier" }, names, named };
+    if (password.equals(settings.carrierKey))
+      return { principal: { kind: "carrier" }, basis: { names, named } };
     return { principal: { kind: "invalid", reason: "Your AccountSid or AuthToken was incorrect." } };
   }
   return {
