@@ -94,11 +94,19 @@ export async function writeResponse(res: ServerResponse, response: SandboxRespon
   res.end(body);
 }
 
+/** A request that announces no body, read at once: nothing to wait for (most GETs). */
+function bodiless(req: IncomingMessage): SandboxRequest {
+  // Let the empty stream end on its own, as readBody does.
+  req.resume();
+  return toSandboxRequest(req, "", false);
+}
+
 /** A `(req, res)` listener for node:http serving the sandbox. */
 export function createNodeListener(handle: Handle) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     try {
-      await writeResponse(res, await handle(await readRequest(req)));
+      const request = !streamsBody(req) && hasNoBody(req) ? bodiless(req) : await readRequest(req);
+      await writeResponse(res, await handle(request));
     } catch {
       if (!res.headersSent) {
         res.statusCode = 400;
