@@ -19,7 +19,8 @@ export function readBody(
   limit = bodyLimitBytes,
 ): Promise<{ body: string; tooLarge: boolean }> {
   if (hasNoBody(req)) {
-    // Let the empty stream end on its own; no listeners, no buffering on the hot path.
+    // Let the empty stream end on its own; no listeners, no buffering (the Express door; the node listener
+    // takes bodiless requests itself, see bodiless()).
     req.resume();
     return emptyBody;
   }

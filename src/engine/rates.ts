@@ -19,10 +19,14 @@ export interface NewRate {
 
 export type RateChanges = Partial<NewRate>;
 
+/** The longest a rate's prefix can be: "+" and 15 digits (domain/rate.ts). */
+const maxPrefixLength = 16;
+
 /** The rate for `number` in `category`: the longest prefix of the number wins ("+1800" over "+1"). */
 export function findRate(ctx: EngineContext, category: RateCategory, number: string): Rate | undefined {
-  // Longest prefix first: one index lookup per digit of the number, however many rates the carrier has.
-  for (let end = number.length; end >= 2; end--) {
+  // Longest prefix first, one index lookup each, however many rates the carrier has; a prefix is "+" and at
+  // most 15 digits, so a longer address (sip:, client:) tries no more than 15.
+  for (let end = Math.min(number.length, maxPrefixLength); end >= 2; end--) {
     const rate = ctx.store.rates.findOne("prefix", compoundKey(category, number.slice(0, end))!);
     if (rate) return rate;
   }

@@ -50,8 +50,10 @@ export interface SchedulerOptions {
 }
 
 export function createScheduler(clock: Clock, options: SchedulerOptions = {}): Scheduler {
-  // Ordered by (time, class, insertion): inserting, cancelling and taking the first cost O(log n), so a
-  // sandbox holding many timers (long calls, scheduled messages) schedules as fast as an empty one.
+  // Ordered by (time, class, insertion): inserting and taking the first cost O(log n), and cancelling marks the
+  // event (an O(n) clear-out once cancelled ones are most of the heap), so a sandbox holding many timers (long
+  // calls, scheduled messages) schedules as fast as an empty one. Synchronous events due at the same instant
+  // run one after another with no microtask turn between them on the real clock.
   const order = (a: QueuedEvent, b: QueuedEvent) => a.at - b.at || a.cls - b.cls || a.seq - b.seq;
   // A binary heap: a push or taking the first is O(log n) over one array, no node objects.
   let queue = new TinyQueue<QueuedEvent>([], order);

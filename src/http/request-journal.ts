@@ -43,17 +43,23 @@ export interface JournalFilter {
   limit?: number;
 }
 
-/** A request as the journal is given it: its arrival as a number, not yet formatted (most are never read). */
-export type RecordedRequest = Omit<JournalEntry, "id" | "at"> & { at: number };
+/**
+ * A request as the journal is given it: its arrival as sandbox-clock milliseconds, formatted only when read
+ * (most entries never are), or already as ISO 8601.
+ */
+export type RecordedRequest = Omit<JournalEntry, "id" | "at"> & { at: number | string };
 
 type Kept = RecordedRequest & { id: number };
 
 /** An entry as read: `at` in ISO 8601, the fields in the order the admin API shows them. */
-const shownEntry = (kept: Kept): JournalEntry => ({ ...kept, at: new Date(kept.at).toISOString() });
+const shownEntry = (kept: Kept): JournalEntry => ({
+  ...kept,
+  at: typeof kept.at === "string" ? kept.at : new Date(kept.at).toISOString(),
+});
 
 export interface RequestJournal {
   readonly capacity: number;
-  /** Keeps one request; `at` is its arrival in sandbox-clock milliseconds, written out only when read. */
+  /** Keeps one request (see RecordedRequest). */
   record(entry: RecordedRequest): void;
   /** Matching entries, oldest first. */
   list(filter?: JournalFilter): JournalEntry[];

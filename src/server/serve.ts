@@ -54,7 +54,12 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-const silent: ServerLogger = { debug: () => undefined, info: () => undefined, warn: () => undefined };
+const silent: ServerLogger = {
+  debug: () => undefined,
+  info: () => undefined,
+  warn: () => undefined,
+  isLevelEnabled: () => false,
+};
 
 /** Logs each request at debug level; the request journal keeps the same facts for `GET /__sandbox/requests`. */
 function logRequests(handle: Handle, logger: ServerLogger): Handle {
