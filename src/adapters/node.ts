@@ -19,8 +19,7 @@ export function readBody(
   limit = bodyLimitBytes,
 ): Promise<{ body: string; tooLarge: boolean }> {
   if (hasNoBody(req)) {
-    // Let the empty stream end on its own; no listeners, no buffering (the Express door; the node listener
-    // takes bodiless requests itself, see bodiless()).
+    // Let the empty stream end on its own; no listeners, no buffering on the hot path.
     req.resume();
     return emptyBody;
   }
@@ -46,11 +45,18 @@ export function readBody(
 export const streamsBody = (req: IncomingMessage) =>
   (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase() === ndjsonMediaType;
 
-/** Reads the body, or leaves an NDJSON body to be streamed. */
-export async function readRequest(req: IncomingMessage, url?: string): Promise<SandboxRequest> {
+/**
+ * Reads the body, or leaves an NDJSON body to be streamed. A request that announces no body (most GETs) is
+ * returned at once, not as a promise: there is nothing to wait for.
+ */
+export function readRequest(req: IncomingMessage, url?: string): SandboxRequest | Promise<SandboxRequest> {
   if (streamsBody(req)) return { ...toSandboxRequest(req, "", false, url), bodyStream: req };
-  const { body, tooLarge } = await readBody(req);
-  return toSandboxRequest(req, body, tooLarge, url);
+  if (hasNoBody(req)) {
+    // Let the empty stream end on its own, as readBody does.
+    req.resume();
+    return toSandboxRequest(req, "", false, url);
+  }
+  return readBody(req).then(({ body, tooLarge }) => toSandboxRequest(req, body, tooLarge, url));
 }
 
 export function toSandboxRequest(
@@ -95,18 +101,12 @@ export async function writeResponse(res: ServerResponse, response: SandboxRespon
   res.end(body);
 }
 
-/** A request that announces no body, read at once: nothing to wait for (most GETs). */
-function bodiless(req: IncomingMessage): SandboxRequest {
-  // Let the empty stream end on its own, as readBody does.
-  req.resume();
-  return toSandboxRequest(req, "", false);
-}
-
 /** A `(req, res)` listener for node:http serving the sandbox. */
 export function createNodeListener(handle: Handle) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     try {
-      const request = !streamsBody(req) && hasNoBody(req) ? bodiless(req) : await readRequest(req);
+      const read = readRequest(req);
+      const request = read instanceof Promise ? await read : read;
       await writeResponse(res, await handle(request));
     } catch {
       if (!res.headersSent) {
