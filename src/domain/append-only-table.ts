@@ -1,4 +1,5 @@
 // A table whose rows arrive at the end and leave from the front, oldest first (the carrier's event log): every index bucket is then a queue, so an insert or dropping the oldest row costs O(1), no tree.
+import { IdMap } from "./id-map.js";
 import type {
   IndexKey,
   ScanOptions,
@@ -84,7 +85,7 @@ class PositionQueue {
 /** A table's rows and indexes as an append-only table keeps them. */
 interface AppendOnlyState<T> {
   /** Each id's position. */
-  position: Map<string, number>;
+  position: IdMap;
   /** Rows by position minus `base`; slots before `head` were dropped. */
   rows: (T | undefined)[];
   base: number;
@@ -306,7 +307,7 @@ export class AppendOnlyTable<T> implements StoredTable<T> {
 
 function emptyState<T>(indexCount: number): AppendOnlyState<T> {
   return {
-    position: new Map(),
+    position: new IdMap(),
     rows: [],
     base: 0,
     head: 0,

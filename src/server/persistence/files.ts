@@ -71,7 +71,10 @@ export const nodeFiles: DataDirFiles = {
         return false;
       },
     ),
-  readStream: (path) => createReadStream(path, { highWaterMark: 1024 * 1024 }),
+  // 64 KB pieces, not 1 MB: the piece read ahead waits while the one before is parsed, and a 1 MB piece waited
+  // through enough young collections to be promoted; V8 counts such buffers as external memory and ran a full
+  // collection every 64 MB of them (a restart at 1M records: 5.9 s with 1 MB pieces, 5.2 s with these).
+  readStream: (path) => createReadStream(path, { highWaterMark: 64 * 1024 }),
   readAll: async (path) => {
     try {
       return await readFile(path);
