@@ -85,15 +85,11 @@ export class OrderedIds {
       // The positions before it move one to the right, over it, and the head follows.
       items.copyWithin(this.head + 1, this.head, at);
       this.head += 1;
-      if (this.head >= compactFrom && this.head * 2 >= this.end) {
-        // In place: the kept positions move to the front.
-        items.copyWithin(0, this.head, this.end);
-        this.end -= this.head;
-        this.head = 0;
-      }
+      if (this.head >= compactFrom && this.head * 2 >= this.end) this.compact();
     } else if (back <= shiftLimit) {
       items.copyWithin(at, at + 1, this.end);
       this.end--;
+      if (this.end - this.head < items.length >> 2 && items.length > compactFrom) this.compact();
     } else {
       this.becomeTree().delete(position);
     }
@@ -148,6 +144,24 @@ export class OrderedIds {
     grown.set(items.subarray(0, this.end));
     this.items = grown;
     return grown;
+  }
+
+  /**
+   * Moves the kept positions to the front; a bucket that holds under a quarter of its room (a status many
+   * rows passed through) gets a smaller array, so room once needed is not kept for good.
+   */
+  private compact(): void {
+    const items = this.items!;
+    const kept = this.end - this.head;
+    if (kept < items.length >> 2) {
+      const smaller = new Uint32Array(Math.max(firstCapacity, kept * 2));
+      smaller.set(items.subarray(this.head, this.end));
+      this.items = smaller;
+    } else {
+      items.copyWithin(0, this.head, this.end);
+    }
+    this.head = 0;
+    this.end = kept;
   }
 
   private becomeTree(): BTree<number, undefined> {
