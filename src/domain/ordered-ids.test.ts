@@ -71,17 +71,20 @@ describe("OrderedIds", () => {
 
   it("keeps answering as a large bucket empties from either end and fills again (its array shrinks)", () => {
     const grow = range(0, 6000).map((position) => ({ add: true, position }));
-    check([], [
-      ...grow,
-      // From the back, one at a time, far below a quarter of the room.
-      ...range(5999, 99, -1).map((position) => ({ add: false, position })),
-      { add: true, position: 6000 },
-      { add: true, position: 50 },
-      // From the front, past the point where the dropped front is cut off.
-      ...range(0, 90).map((position) => ({ add: false, position })),
-      ...range(7000, 9000).map((position) => ({ add: true, position })),
-      ...range(7000, 8990).map((position) => ({ add: false, position })),
-    ]);
+    check(
+      [],
+      [
+        ...grow,
+        // From the back, one at a time, far below a quarter of the room.
+        ...range(5999, 99, -1).map((position) => ({ add: false, position })),
+        { add: true, position: 6000 },
+        { add: true, position: 50 },
+        // From the front, past the point where the dropped front is cut off.
+        ...range(0, 90).map((position) => ({ add: false, position })),
+        ...range(7000, 9000).map((position) => ({ add: true, position })),
+        ...range(7000, 8990).map((position) => ({ add: false, position })),
+      ],
+    );
   });
 
   it("ignores adding a position it holds and removing one it does not", () => {
