@@ -12,7 +12,7 @@ const shiftLimit = 512;
 /** A dropped front is cut off once it is this long and at least half the array (O(1) a drop, amortized). */
 const compactFrom = 1024;
 
-/** Room for this many positions when a set is first written to. */
+/** Room for this many positions in a new set. */
 const firstCapacity = 4;
 
 export class OrderedIds {
@@ -23,7 +23,7 @@ export class OrderedIds {
    * per bucket at 580k and 870k rows (several buckets grow on the same row); and a position costs 4 bytes.
    * Positions are row numbers, below 2^32.
    */
-  private items: Uint32Array | null = new Uint32Array(0);
+  private items: Uint32Array | null = new Uint32Array(firstCapacity);
   private head = 0;
   private end = 0;
   private tree: BTree<number, undefined> | null = null;

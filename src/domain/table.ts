@@ -319,7 +319,6 @@ export class TableContents<T> implements TableBuilder<T> {
   private readonly position = new IdMap();
   /** Rows in order, for a bulk or deferred build (a stepwise build files them in `tree` instead). */
   private readonly list: T[] = [];
-  private count = 0;
   private readonly buckets: Map<string, number[]>[];
   /** Step by step: the trees themselves, filled as rows arrive. */
   private readonly tree: BTree<number, T> | undefined;
@@ -352,14 +351,14 @@ export class TableContents<T> implements TableBuilder<T> {
   }
 
   get size(): number {
-    return this.count;
+    return this.position.size;
   }
 
   /** Adds one row after the others; throws, changing nothing, when its id is already here. */
   add(row: T): void {
     const id = this.idOf(row);
     if (this.position.has(id)) throw new Error(`duplicate id ${id} in ${this.name}`);
-    const at = this.count++;
+    const at = this.position.size;
     this.position.set(id, at);
     const ordered = this.ordered;
     // Stepwise, the rows go straight into the tree: a million-row array beside it would also stall the
