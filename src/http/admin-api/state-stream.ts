@@ -78,6 +78,46 @@ export class StateStreamError extends Error {
 }
 
 /**
+ * Cuts text that arrives in pieces into lines (without their newline). A line spread over many pieces is
+ * joined once, when its newline arrives: splitting the unfinished line again with every piece made one 8 MB
+ * line cost 321 ms in 64 KB pieces (31 ms in 1 MB ones).
+ */
+export class LineSplitter {
+  private parts: string[] = [];
+  private waiting = 0;
+
+  /** The lines `text` completes, in order; what follows its last newline waits for the next piece. */
+  push(text: string): string[] {
+    if (!text.includes("\n")) {
+      if (text !== "") {
+        this.parts.push(text);
+        this.waiting += text.length;
+      }
+      return [];
+    }
+    const lines = text.split("\n");
+    const tail = lines.pop()!;
+    if (this.parts.length > 0) {
+      this.parts.push(lines[0]!);
+      lines[0] = this.parts.join("");
+    }
+    this.parts = tail === "" ? [] : [tail];
+    this.waiting = tail.length;
+    return lines;
+  }
+
+  /** How many characters wait for their newline. */
+  get pending(): number {
+    return this.waiting;
+  }
+
+  /** What came after the last newline ("" when the text ended with one). */
+  rest(): string {
+    return this.parts.join("");
+  }
+}
+
+/**
  * Splits a byte stream into lines (without their newline), handed over a chunk's worth at a time: one step
  * per line cost as much as parsing it. A line longer than `maxLine` bytes is refused.
  */
@@ -86,7 +126,7 @@ export async function* splitLines(
   maxLine = 64 * 1024 * 1024,
 ): AsyncGenerator<string[]> {
   const decoder = new TextDecoder("utf-8", { fatal: true });
-  let carry = "";
+  const splitter = new LineSplitter();
   let line = 0;
   // Read by hand rather than with for-await: stopping early must not destroy the source, which the
   // caller may still drain (a refused upload is read to its end so the client hears the refusal).
@@ -99,13 +139,14 @@ export async function* splitLines(
     } catch {
       throw new StateStreamError(line + 1, "the stream is not UTF-8");
     }
-    const lines = (carry + text).split("\n");
-    carry = lines.pop()!;
+    const lines = splitter.push(text);
     line += lines.length;
-    if (carry.length > maxLine) throw new StateStreamError(line + 1, `a line longer than ${maxLine} bytes`);
+    if (splitter.pending > maxLine)
+      throw new StateStreamError(line + 1, `a line longer than ${maxLine} bytes`);
     if (lines.length > 0) yield lines;
   }
-  if (carry !== "") yield [carry];
+  const rest = splitter.rest();
+  if (rest !== "") yield [rest];
 }
 
 /**

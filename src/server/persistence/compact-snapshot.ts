@@ -2,7 +2,12 @@
 import { createHash } from "node:crypto";
 import { setImmediate as yieldToRequests } from "node:timers/promises";
 import type { StoreLoader } from "../../domain/store-stream.js";
-import { type StateCapture, type StateHeader, stateFormat } from "../../http/admin-api/state-stream.js";
+import {
+  LineSplitter,
+  type StateCapture,
+  type StateHeader,
+  stateFormat,
+} from "../../http/admin-api/state-stream.js";
 import { RowDecoder, RowEncoder, RowLineError } from "./row-codec.js";
 
 export const compactSnapshotFormat = "voice-sandbox-data/3";
@@ -65,7 +70,7 @@ export async function readCompactSnapshot(
   // The last `trailerBytes` seen are held back from the hash until more arrive: they may be the checksum line.
   let held = Buffer.alloc(0);
   let bytes = 0;
-  let carry = "";
+  const splitter = new LineSplitter();
   let number = 0;
   let seq: number | undefined;
   let header: StateHeader | undefined;
@@ -128,11 +133,9 @@ export async function readCompactSnapshot(
     } catch {
       throw fail("not UTF-8");
     }
-    const lines = (carry + text).split("\n");
-    carry = lines.pop()!;
-    for (const line of lines) readLine(line);
+    for (const line of splitter.push(text)) readLine(line);
   }
-  if (carry !== "") {
+  if (splitter.rest() !== "") {
     number += 1;
     throw fail("the file ends inside a line: it was cut short");
   }
