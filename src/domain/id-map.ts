@@ -6,7 +6,7 @@ const shardCount = 64;
 /**
  * Map<string, number> for a table's ids, split by the id's last two characters into 64 maps. A Map grows by
  * rehashing every entry at once: measured at 1M rows, the insert that took one map past 524,288 ids held the
- * event loop 88 ms; split, the largest rehash is a 64th of that. Ids end in hex digits or decimal digits, so
+ * event loop 88 ms; split, the largest rehash is a 32nd to a 64th of that. Ids end in hex digits or decimal digits, so
  * the split is even. Only the calls a table makes: get, has, set, delete and size (no iteration, so no
  * insertion order to keep).
  */

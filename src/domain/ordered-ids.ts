@@ -12,18 +12,22 @@ const shiftLimit = 512;
 /** A dropped front is cut off once it is this long and at least half the array (O(1) a drop, amortized). */
 const compactFrom = 1024;
 
-/** Room for this many positions in a new set. */
-const firstCapacity = 4;
+/**
+ * A set holds its positions in a plain array up to this many, then in a typed array. Most buckets hold a
+ * few rows (one number's calls, one call's recordings), where a typed array's own objects (~200 bytes)
+ * would cost more than the positions.
+ */
+const typedFrom = 256;
 
 export class OrderedIds {
   /**
    * Ascending positions in `items[head..end)`; the slots before `head` were dropped, those from `end` on are
-   * room to grow. A typed array rather than number[]: growing a million-position array copies 4 MB of plain
-   * numbers outside the JS heap (~1 ms) instead of 8 MB of tagged slots in it, which held a reader 20-40 ms
-   * per bucket at 580k and 870k rows (several buckets grow on the same row); and a position costs 4 bytes.
-   * Positions are row numbers, below 2^32.
+   * room to grow. Past `typedFrom` positions a typed array rather than number[]: growing a million-position
+   * array copies 4 MB of plain numbers outside the JS heap (~1 ms) instead of 8 MB of tagged slots in it,
+   * which held a reader 20-40 ms per bucket at 580k and 870k rows (several buckets grow on the same row);
+   * and a position costs 4 bytes. Positions are row numbers, below 2^32.
    */
-  private items: Uint32Array | null = new Uint32Array(firstCapacity);
+  private items: number[] | Uint32Array | null = [];
   private head = 0;
   private end = 0;
   private tree: BTree<number, undefined> | null = null;
@@ -31,7 +35,7 @@ export class OrderedIds {
   /** A set holding `positions` (ascending, no repeats): built in one pass, not by adding each. */
   static fromSorted(positions: number[]): OrderedIds {
     const ids = new OrderedIds();
-    ids.items = Uint32Array.from(positions);
+    ids.items = positions.length > typedFrom ? Uint32Array.from(positions) : positions;
     ids.end = positions.length;
     return ids;
   }
@@ -136,12 +140,16 @@ export class OrderedIds {
     }
   }
 
-  /** The array, with room for one more position at `end` (grown by half when full). */
-  private room(): Uint32Array {
+  /** The array, with room for one more position at `end` (a typed one grown by half when full). */
+  private room(): number[] | Uint32Array {
     const items = this.items!;
     if (this.end < items.length) return items;
-    const grown = new Uint32Array(Math.max(firstCapacity, items.length + (items.length >> 1)));
-    grown.set(items.subarray(0, this.end));
+    if (Array.isArray(items) && this.end < typedFrom) {
+      items.push(0);
+      return items;
+    }
+    const grown = new Uint32Array(this.end + (this.end >> 1));
+    grown.set(Array.isArray(items) ? items : items.subarray(0, this.end));
     this.items = grown;
     return grown;
   }
@@ -153,8 +161,11 @@ export class OrderedIds {
   private compact(): void {
     const items = this.items!;
     const kept = this.end - this.head;
-    if (kept < items.length >> 2) {
-      const smaller = new Uint32Array(Math.max(firstCapacity, kept * 2));
+    if (Array.isArray(items)) {
+      items.copyWithin(0, this.head, this.end);
+      items.length = kept;
+    } else if (kept < items.length >> 2) {
+      const smaller = new Uint32Array(Math.max(typedFrom, kept * 2));
       smaller.set(items.subarray(this.head, this.end));
       this.items = smaller;
     } else {
@@ -165,7 +176,7 @@ export class OrderedIds {
   }
 
   private becomeTree(): BTree<number, undefined> {
-    const positions = Array.from(this.items!.subarray(this.head, this.end));
+    const positions = Array.prototype.slice.call(this.items!, this.head, this.end) as number[];
     this.tree = treeFromSorted(positions, new Array<undefined>(positions.length).fill(undefined));
     this.items = null;
     this.head = 0;
