@@ -96,7 +96,7 @@ describe("table indexes", () => {
     stepwise.install(contents);
     expectIndexesMatchScan(stepwise, accounts, statuses);
     expect(stepwise.all()).toEqual(inserted.all());
-    // Buckets past the array size are trees built bottom up; the rest stay arrays.
+    // Buckets past 256 positions keep them in a typed array, smaller ones in a plain array: both answer alike.
     expect(loaded.count("status", "queued")).toBeGreaterThan(256);
     expect(loaded.count("accountStatus", compoundKey("AC1", "busy")!)).toBeLessThan(256);
     expectIndexesMatchScan(loaded, accounts, statuses);

@@ -311,9 +311,10 @@ export class Table<T> implements StoredTable<T> {
 }
 
 /**
- * A table's contents built from rows in table order: each row is filed as it arrives (a map entry and a
- * pushed position per index, no tree walk), then `finish` builds every tree bottom up from the sorted
- * positions in one pass, a step at a time so a caller can give other work its turn between steps.
+ * A table's contents built from rows in table order. In a bulk or deferred build each row is filed as it
+ * arrives (a map entry and a pushed position per index, no tree walk), then `finish` builds the row tree
+ * bottom up from the sorted positions in one pass, a step at a time so a caller can give other work its turn
+ * between steps; a stepwise build files each row in the tree and its index buckets as it arrives.
  */
 export class TableContents<T> implements TableBuilder<T> {
   private readonly position = new IdMap();
