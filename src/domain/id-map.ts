@@ -11,41 +11,44 @@ const shardCount = 64;
  * insertion order to keep).
  */
 export class IdMap {
-  private readonly shards: Map<string, number>[] = [];
+  /** Made on the first id that needs one: a store has ~20 tables, most of them small or empty. */
+  private readonly shards: (Map<string, number> | undefined)[] = new Array(shardCount).fill(undefined);
   private count = 0;
-
-  constructor() {
-    for (let i = 0; i < shardCount; i++) this.shards.push(new Map());
-  }
 
   get size(): number {
     return this.count;
   }
 
   get(id: string): number | undefined {
-    return this.shardOf(id).get(id);
+    return this.shards[shardOf(id)]?.get(id);
   }
 
   has(id: string): boolean {
-    return this.shardOf(id).has(id);
+    return this.shards[shardOf(id)]?.has(id) ?? false;
   }
 
   set(id: string, position: number): void {
-    const shard = this.shardOf(id);
+    const index = shardOf(id);
+    let shard = this.shards[index];
+    if (!shard) {
+      shard = new Map();
+      this.shards[index] = shard;
+    }
     const before = shard.size;
     shard.set(id, position);
     this.count += shard.size - before;
   }
 
   delete(id: string): boolean {
-    if (!this.shardOf(id).delete(id)) return false;
+    if (!this.shards[shardOf(id)]?.delete(id)) return false;
     this.count--;
     return true;
   }
+}
 
-  private shardOf(id: string): Map<string, number> {
-    const n = id.length;
-    // charCodeAt past the start is NaN, and NaN | 0 is 0: a one-character id still has a shard.
-    return this.shards[((id.charCodeAt(n - 1) | 0) + 5 * (id.charCodeAt(n - 2) | 0)) & (shardCount - 1)]!;
-  }
+/** Which shard an id goes to, from its last two characters. */
+function shardOf(id: string): number {
+  const n = id.length;
+  // charCodeAt past the start is NaN, and NaN | 0 is 0: a one-character id still has a shard.
+  return ((id.charCodeAt(n - 1) | 0) + 5 * (id.charCodeAt(n - 2) | 0)) & (shardCount - 1);
 }
