@@ -9,7 +9,7 @@ import { type BTree, treeFromSorted } from "./sorted-tree.js";
  */
 const shiftLimit = 512;
 
-/** A dropped front is cut off once it is this long and at least half the array (O(1) a drop, amortized). */
+/** A dropped front is cut off once it is this long and at least half the positions held (O(1) a drop, amortized). */
 const compactFrom = 1024;
 
 /**
@@ -32,7 +32,7 @@ export class OrderedIds {
   private end = 0;
   private tree: BTree<number, undefined> | null = null;
 
-  /** A set holding `positions` (ascending, no repeats): built in one pass, not by adding each. */
+  /** A set holding `positions` (ascending, no repeats), which it takes over when few: built in one pass, not by adding each. */
   static fromSorted(positions: number[]): OrderedIds {
     const ids = new OrderedIds();
     ids.items = positions.length > typedFrom ? Uint32Array.from(positions) : positions;
@@ -156,16 +156,17 @@ export class OrderedIds {
 
   /**
    * Moves the kept positions to the front; a bucket that holds under a quarter of its room (a status many
-   * rows passed through) gets a smaller array, so room once needed is not kept for good.
+   * rows passed through) gets a smaller array, a plain one again when it holds under `typedFrom`, so room
+   * once needed is not kept for good. Only a typed array gets here: a plain one holds under `typedFrom`
+   * positions, fewer than either cut needs.
    */
   private compact(): void {
-    const items = this.items!;
+    const items = this.items as Uint32Array;
     const kept = this.end - this.head;
-    if (Array.isArray(items)) {
-      items.copyWithin(0, this.head, this.end);
-      items.length = kept;
+    if (kept < typedFrom) {
+      this.items = Array.from(items.subarray(this.head, this.end));
     } else if (kept < items.length >> 2) {
-      const smaller = new Uint32Array(Math.max(typedFrom, kept * 2));
+      const smaller = new Uint32Array(kept * 2);
       smaller.set(items.subarray(this.head, this.end));
       this.items = smaller;
     } else {
