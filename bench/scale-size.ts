@@ -106,11 +106,12 @@ try {
   const restart = await runInChild<{
     restartMs: number;
     indexesMs: number;
+    indexesBlockMs: number;
     restartHeapPerRecord: number;
     calls: number;
   }>("bench/scale-restart.ts", [dir, String(2 * size)], ["--expose-gc", "--max-old-space-size=16384"]);
   if (restart.calls !== sandbox.store.calls.size) throw new Error("the restart lost calls");
-  const { restartMs, indexesMs, restartHeapPerRecord } = restart;
+  const { restartMs, indexesMs, indexesBlockMs, restartHeapPerRecord } = restart;
   const result = {
     size,
     fillMs,
@@ -127,6 +128,7 @@ try {
     restartHeapPerRecord,
     restartMs,
     indexesMs,
+    indexesBlockMs,
   };
   if (process.send) process.send(result);
   else console.log(JSON.stringify(result));

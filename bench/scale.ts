@@ -20,6 +20,8 @@ export interface ScaleFigures {
   /** Until the restarted sandbox answers requests, and until its secondary indexes are all filed (in the background). */
   restartMs: number;
   indexesMs: number;
+  /** The longest the event loop was held while the restarted sandbox filed its indexes. */
+  indexesBlockMs: number;
 }
 
 export interface ScaleResult {
@@ -52,7 +54,7 @@ export async function benchScale(): Promise<ScaleResult> {
       `  ${String(size).padStart(9)}: lookup ${ms(f.lookupMs)} ms, filtered page carrier ${ms(f.carrierPageMs)} ms / account ${ms(f.accountPageMs)} ms, ` +
         `RSS ${f.rssPerRecord.toFixed(0)} B/record (heap ${f.heapPerRecord.toFixed(0)}, after restart ${f.restartHeapPerRecord.toFixed(0)}), ` +
         `export ${ms(f.exportMs)} ms (${(f.exportBytes / 1e6).toFixed(1)} MB, longest block ${ms(f.exportBlockMs)} ms), ` +
-        `import ${ms(f.importMs)} ms (longest block ${ms(f.importBlockMs)} ms), restart ${ms(f.restartMs)} ms (indexes filed by ${ms(f.indexesMs)} ms)`,
+        `import ${ms(f.importMs)} ms (longest block ${ms(f.importBlockMs)} ms), restart ${ms(f.restartMs)} ms (indexes filed by ${ms(f.indexesMs)} ms, longest block ${ms(f.indexesBlockMs)} ms)`,
     );
   }
   const first = figures[0]!;

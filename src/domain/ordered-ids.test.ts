@@ -87,6 +87,25 @@ describe("OrderedIds", () => {
     );
   });
 
+  it("keeps positions at and past 2^32 exact, in small and large buckets, built or grown", () => {
+    const edge = 2 ** 32;
+    // Grown across the edge, past the plain-array size, then shrunk and grown again.
+    check(
+      [],
+      [
+        ...range(edge - 300, edge + 300).map((position) => ({ add: true, position })),
+        ...range(edge - 300, edge + 200).map((position) => ({ add: false, position })),
+        { add: true, position: edge - 1 },
+      ],
+    );
+    // A large typed bucket below the edge meets a position past it.
+    check(range(edge - 1000, edge), [{ add: true, position: edge + 5 }]);
+    // A full plain bucket below the edge becomes a typed one on a position past it.
+    check(range(edge - 256, edge), [{ add: true, position: edge + 7 }]);
+    // Built from positions past the edge.
+    check(range(edge, edge + 1000), [{ add: true, position: edge + 2000 }]);
+  });
+
   it("ignores adding a position it holds and removing one it does not", () => {
     check(range(0, 10), [
       { add: true, position: 4 },

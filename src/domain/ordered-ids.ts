@@ -19,15 +19,29 @@ const compactFrom = 1024;
  */
 const typedFrom = 256;
 
+/**
+ * Positions from here on do not fit a Uint32Array: a bucket that meets one moves to a Float64Array (exact to
+ * 2^53). A table numbers its rows from 0 again at each restart, import or reset, so only a table that took
+ * 4 billion inserts since then gets here; the guard costs a comparison per add.
+ */
+const wideFrom = 2 ** 32;
+
+type Typed = Uint32Array | Float64Array;
+
+/** A typed array of `length` slots able to hold positions up to `largest`. */
+function typedArray(length: number, largest: number): Typed {
+  return largest >= wideFrom ? new Float64Array(length) : new Uint32Array(length);
+}
+
 export class OrderedIds {
   /**
    * Ascending positions in `items[head..end)`; the slots before `head` were dropped, those from `end` on are
    * room to grow. Past `typedFrom` positions a typed array rather than number[]: growing a million-position
    * array copies 4 MB of plain numbers outside the JS heap (~1 ms) instead of 8 MB of tagged slots in it,
    * which held a reader 20-40 ms per bucket at 580k and 870k rows (several buckets grow on the same row);
-   * and a position costs 4 bytes. Positions are row numbers, below 2^32.
+   * and a position costs 4 bytes (8 once one reaches 2^32, see `wideFrom`).
    */
-  private items: number[] | Uint32Array | null = [];
+  private items: number[] | Typed | null = [];
   private head = 0;
   private end = 0;
   private tree: BTree<number, undefined> | null = null;
@@ -35,7 +49,11 @@ export class OrderedIds {
   /** A set holding `positions` (ascending, no repeats), which it takes over when few: built in one pass, not by adding each. */
   static fromSorted(positions: number[]): OrderedIds {
     const ids = new OrderedIds();
-    ids.items = positions.length > typedFrom ? Uint32Array.from(positions) : positions;
+    if (positions.length > typedFrom) {
+      const typed = typedArray(positions.length, positions[positions.length - 1]!);
+      typed.set(positions);
+      ids.items = typed;
+    } else ids.items = positions;
     ids.end = positions.length;
     return ids;
   }
@@ -50,10 +68,17 @@ export class OrderedIds {
       this.tree!.set(position, undefined);
       return;
     }
+    if (position >= wideFrom && items instanceof Uint32Array) {
+      const wide = new Float64Array(items.length);
+      wide.set(items);
+      this.items = wide;
+      this.add(position);
+      return;
+    }
     const end = this.end;
     // Rows are mostly filed in order: appending is the common case.
     if (end === this.head || items[end - 1]! < position) {
-      this.room()[this.end++] = position;
+      this.room(position)[this.end++] = position;
       return;
     }
     const at = lowerBound(items, position, this.head, end);
@@ -66,7 +91,7 @@ export class OrderedIds {
       this.head -= 1;
       items[at - 1] = position;
     } else if (back <= shiftLimit) {
-      const grown = this.room();
+      const grown = this.room(items[end - 1]!);
       grown.copyWithin(at + 1, at, end);
       grown[at] = position;
       this.end++;
@@ -140,15 +165,18 @@ export class OrderedIds {
     }
   }
 
-  /** The array, with room for one more position at `end` (a typed one grown by half when full). */
-  private room(): number[] | Uint32Array {
+  /**
+   * The array, with room for one more position at `end` (a typed one grown by half when full, wide enough
+   * for `largest`, the largest position it will then hold).
+   */
+  private room(largest: number): number[] | Typed {
     const items = this.items!;
     if (this.end < items.length) return items;
     if (Array.isArray(items) && this.end < typedFrom) {
       items.push(0);
       return items;
     }
-    const grown = new Uint32Array(this.end + (this.end >> 1));
+    const grown = typedArray(this.end + (this.end >> 1), largest);
     grown.set(Array.isArray(items) ? items : items.subarray(0, this.end));
     this.items = grown;
     return grown;
@@ -161,12 +189,12 @@ export class OrderedIds {
    * positions, fewer than either cut needs.
    */
   private compact(): void {
-    const items = this.items as Uint32Array;
+    const items = this.items as Typed;
     const kept = this.end - this.head;
     if (kept < typedFrom) {
       this.items = Array.from(items.subarray(this.head, this.end));
     } else if (kept < items.length >> 2) {
-      const smaller = new Uint32Array(kept * 2);
+      const smaller = typedArray(kept * 2, items[this.end - 1]!);
       smaller.set(items.subarray(this.head, this.end));
       this.items = smaller;
     } else {
@@ -187,7 +215,7 @@ export class OrderedIds {
 }
 
 /** The first index in [from, to) whose value is >= `value` (`to` when none is). */
-export function lowerBound(values: ArrayLike<number>, value: number, from = 0, to = values.length): number {
+function lowerBound(values: ArrayLike<number>, value: number, from = 0, to = values.length): number {
   let low = from;
   let high = to;
   while (low < high) {

@@ -215,7 +215,7 @@ export class Table<T> implements StoredTable<T> {
    * Files the deferred indexes, `rowsPerStep` rows per step, yielding between steps; the table may change
    * between them (and a new install starts over). An index that is needed before then is finished at once.
    */
-  *buildIndexes(rowsPerStep = 20_000): Generator<void> {
+  *buildIndexes(rowsPerStep = 2_000): Generator<void> {
     while (this.deferred.size > 0) {
       const [name, index] = this.deferred.entries().next().value!;
       if (index.step(this.byPosition, rowsPerStep)) this.settle(name, index);
