@@ -34,6 +34,13 @@ export function billedMinutes(call: Call): number {
 }
 
 /**
+ * A ledger description as one string. A template literal of several parts is a tree of V8 cons strings, one
+ * per part joined (~200 bytes for a message's description, against ~85 joined), and every ledger row keeps
+ * its description: at a million messages that tree was the largest thing a message left on the heap.
+ */
+const describe = (...parts: (string | number)[]): string => parts.join("");
+
+/**
  * Prices a finished call by the voice rate of its To number (the destination outbound; the account's own
  * number inbound), charges the wallet (category voice), and charges the call's TTS (category tts).
  * Returns the call's price string, or null for a call never answered (Twilio bills nothing for it).
@@ -50,7 +57,7 @@ export function billCall(ctx: EngineContext, call: Call): string | null {
       charge(ctx, call.account_sid, {
         category: "voice",
         amount_cents: cents,
-        description: `${call.direction} call ${call.from} -> ${call.to}, ${minutes} min`,
+        description: describe(call.direction, " call ", call.from, " -> ", call.to, ", ", minutes, " min"),
         resource_type: "phone_call",
         resource_sid: call.sid,
       });
@@ -64,7 +71,13 @@ export function billCall(ctx: EngineContext, call: Call): string | null {
       charge(ctx, call.account_sid, {
         category: "tts",
         amount_cents: cents,
-        description: `text-to-speech on call ${call.sid}, ${tts.reduce((n, t) => n + t.characters, 0)} characters`,
+        description: describe(
+          "text-to-speech on call ",
+          call.sid,
+          ", ",
+          tts.reduce((n, t) => n + t.characters, 0),
+          " characters",
+        ),
         resource_type: "phone_call",
         resource_sid: call.sid,
       });
@@ -83,7 +96,16 @@ export function billMessage(ctx: EngineContext, message: Message): string {
     charge(ctx, message.account_sid, {
       category: "sms",
       amount_cents: cents,
-      description: `${message.direction} message ${message.from} -> ${message.to}, ${message.num_segments} segment(s)`,
+      description: describe(
+        message.direction,
+        " message ",
+        message.from,
+        " -> ",
+        message.to,
+        ", ",
+        message.num_segments,
+        " segment(s)",
+      ),
       resource_type: "message",
       resource_sid: message.sid,
     });
@@ -128,7 +150,16 @@ function billRecorded(
     charge(ctx, recording.account_sid, {
       category,
       amount_cents: cents,
-      description: `${category} ${resourceSid} of call ${recording.call_sid}, ${minutes} min`,
+      description: describe(
+        category,
+        " ",
+        resourceSid,
+        " of call ",
+        recording.call_sid,
+        ", ",
+        minutes,
+        " min",
+      ),
       resource_type: resourceType,
       resource_sid: resourceSid,
     });

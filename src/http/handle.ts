@@ -54,6 +54,10 @@ export function createHandle(routes: AnyRoute[], given: RouteServices): Handle {
         pathAccountSid: params.AccountSid,
         acceptsTestCredentials: route.testCredentials !== undefined,
       });
+      // The stored sid rather than the path's copy: a path parameter is a slice of the request path to V8,
+      // and every row made with it (a message, its ledger entry, its events) would keep that path alive.
+      if (params.AccountSid !== undefined)
+        params.AccountSid = services.context.store.accounts.get(params.AccountSid)?.sid ?? params.AccountSid;
 
       const query = parseQuery(route, request);
       const body = parseBody(route, request, params);
