@@ -56,6 +56,12 @@ export interface SandboxOptions {
    * time (default none); the oldest are dropped first.
    */
   events?: EventRetention;
+  /**
+   * Finished calls whose timeline, and what their parties heard and said, stay readable (`GET
+   * /__sandbox/calls/{sid}/timeline`, scenarios, the inspector, recordings still being finished). Default
+   * 10000; the oldest finished call's are dropped first (its call record stays).
+   */
+  finishedCallsKept?: number;
   /** Base of the URLs the sandbox hands out in webhooks (RecordingUrl, TranscriptionUrl). Default `https://api.voice-sandbox.test`. */
   publicBaseUrl?: string | (() => string);
 }
@@ -167,7 +173,13 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
   // A function lets the standalone server name the address it actually bound (port 0 picks one).
   const publicBaseUrl = () =>
     (typeof baseOption === "function" ? baseOption() : baseOption).replace(/\/+$/, "");
-  const calls = createCallEngine(engine, { publicBaseUrl });
+  const kept = options.finishedCallsKept;
+  if (kept !== undefined && !(Number.isInteger(kept) && kept >= 0))
+    throw new RangeError(`finishedCallsKept must be a whole number, 0 or more (got ${kept})`);
+  const calls = createCallEngine(engine, {
+    publicBaseUrl,
+    ...(options.finishedCallsKept !== undefined ? { finishedCallsKept: options.finishedCallsKept } : {}),
+  });
 
   const reset = (to: "fixtures" | "empty" = "fixtures") => {
     ids.setState(createIdGenerator(seed).state());

@@ -103,6 +103,8 @@ export interface CallEngine extends Omit<CallControl, "hangup" | "cancel" | "red
 
 export interface CallEngineOptions {
   publicBaseUrl?: () => string;
+  /** Finished calls whose timeline and speech stay readable (default 10,000); older ones are dropped first. */
+  finishedCallsKept?: number;
 }
 
 export function createCallEngine(ctx: EngineContext, options: CallEngineOptions = {}): CallEngine {
@@ -116,7 +118,7 @@ export function createCallEngine(ctx: EngineContext, options: CallEngineOptions 
     // every other call (each call's callbacks keep their order in the dispatcher's lane anyway).
     afterEach: () => (ctx.webhooks && ctx.clock.mode === "virtual" ? ctx.webhooks.idle() : undefined),
     onError: (error, label) => {
-      registry.alerts.push({
+      registry.addAlert({
         at: ctx.clock.now(),
         callSid: "",
         code: 12500,
@@ -131,7 +133,7 @@ export function createCallEngine(ctx: EngineContext, options: CallEngineOptions 
     webhooks,
     publicBaseUrl: options.publicBaseUrl ?? (() => "https://api.voice-sandbox.test"),
   };
-  const registry = createCallRegistry(services);
+  const registry = createCallRegistry(services, options.finishedCallsKept);
   const { parts, note, now } = registry;
   const messageLifecycle = createMessageLifecycle(services);
 

@@ -202,6 +202,7 @@ export function createLifecycle(reg: CallRegistry): LifecyclePart {
       // The far end of a bridge that hung up: its parent's Dial hears about it through the signal.
       if (other && other.sid === billed.parent_call_sid) rt.bridgedWith = null;
     }
+    reg.retire(rt);
   }
 
   return { applyEvent, sendStatus, signalParent };

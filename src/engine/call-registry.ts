@@ -149,15 +149,41 @@ export interface CallRegistry {
   alert(rt: CallRuntime, code: number, message: string, level?: "error" | "warning"): void;
   /** Schedules `task` for the call; dropped when ringing ends or the call ends. */
   timer(rt: CallRuntime, at: number, cls: EventClass, label: string, task: () => void | Promise<void>): void;
+  /** Adds an alert, dropping the oldest beyond `alertsKept`. */
+  addAlert(alert: Alert): void;
+  /**
+   * A finished call's runtime stays readable (its timeline, what its party heard and said) for the newest
+   * `finishedCallsKept` finished calls; older ones are dropped, oldest first.
+   */
+  retire(rt: CallRuntime): void;
   /** Drops every runtime, script, alert and transcription setting (sandbox reset). */
   clear(): void;
 }
 
-export function createCallRegistry(services: EngineServices): CallRegistry {
+/**
+ * Finished calls whose runtime is kept by default, and alerts kept. Both used to be kept for good: every call
+ * ever placed left its runtime (~1.9 KB: timeline, what was heard, the party's script) in memory.
+ */
+export const defaultFinishedCallsKept = 10_000;
+export const alertsKept = 10_000;
+
+/** Keeps the newest `limit` of `items`, dropping the oldest a quarter of `limit` at a time (O(1) a push, amortized). */
+export function trimOldest<T>(items: T[], limit: number, dropped?: (item: T) => void): void {
+  if (items.length <= limit + (limit >> 2)) return;
+  const gone = items.splice(0, items.length - limit);
+  if (dropped) for (const item of gone) dropped(item);
+}
+
+export function createCallRegistry(
+  services: EngineServices,
+  finishedCallsKept = defaultFinishedCallsKept,
+): CallRegistry {
   const { ctx, scheduler } = services;
   const now = () => ctx.clock.now();
   const runtimes = new Map<string, CallRuntime>();
   const alerts: Alert[] = [];
+  /** Finished calls' sids, oldest first. */
+  const finished: string[] = [];
   const note: CallRegistry["note"] = (rt, kind, detail = {}) => {
     rt.timeline.push({ at: now(), kind, detail });
   };
@@ -180,9 +206,17 @@ export function createCallRegistry(services: EngineServices): CallRegistry {
       const rt = runtimes.get(sid);
       if (rt) note(rt, kind, detail);
     },
+    addAlert(alert) {
+      alerts.push(alert);
+      trimOldest(alerts, alertsKept);
+    },
+    retire(rt) {
+      finished.push(rt.sid);
+      trimOldest(finished, finishedCallsKept, (sid) => runtimes.delete(sid));
+    },
     alert(rt, code, message, level = "error") {
       const call = ctx.store.calls.get(rt.sid);
-      alerts.push({ at: now(), callSid: rt.sid, code, level, message });
+      registry.addAlert({ at: now(), callSid: rt.sid, code, level, message });
       note(rt, "alert", { code, level, message });
       if (call) {
         const detail = { sid: call.sid, call_sid: call.sid, error_code: code, level, message };
@@ -200,6 +234,7 @@ export function createCallRegistry(services: EngineServices): CallRegistry {
     },
     clear() {
       runtimes.clear();
+      finished.length = 0;
       registry.parties.clear();
       alerts.length = 0;
       registry.transcriptions.forced = null;
