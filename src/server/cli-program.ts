@@ -175,6 +175,15 @@ const serveCommand = program
   )
   .addOption(
     new Option(
+      "--call-timeline-limit <calls>",
+      "how many finished calls keep their timeline and what their parties heard, oldest dropped first",
+    )
+      .env("VOICE_SANDBOX_CALL_TIMELINE_LIMIT")
+      .default(10_000)
+      .argParser(toCount(0)),
+  )
+  .addOption(
+    new Option(
       "--event-max-age <duration>",
       "drop carrier events older than this (sandbox time), e.g. 24h",
     ).env("VOICE_SANDBOX_EVENT_MAX_AGE"),
@@ -249,6 +258,7 @@ serveCommand.action(async (options) => {
         maxCount: options.eventLimit,
         ...(options.eventMaxAge ? { maxAgeMs: toDuration(String(options.eventMaxAge)) } : {}),
       },
+      finishedCallsKept: options.callTimelineLimit,
       shutdownGraceMs: toDuration(String(options.shutdownGrace)),
       logger,
     });

@@ -17,6 +17,9 @@ export const configFileSchema = z.strictObject({
   dataDir: z.string().optional(),
   snapshotEvery: z.number().int().min(1).optional(),
   journalLimit: z.number().int().min(0).optional(),
+  eventLimit: z.number().int().min(0).optional(),
+  eventMaxAge: z.union([z.string(), z.number()]).transform(String).optional(),
+  callTimelineLimit: z.number().int().min(0).optional(),
   shutdownGrace: z.union([z.string(), z.number()]).transform(String).optional(),
 });
 export type ConfigFile = z.infer<typeof configFileSchema>;

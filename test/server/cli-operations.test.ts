@@ -107,6 +107,46 @@ describe("command line operations", () => {
     }
   });
 
+  it("reads the event and call-timeline limits from a config file: the oldest go first", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "vs-cli-"));
+    const config = join(dir, "limits.json");
+    writeFileSync(config, JSON.stringify({ "event-limit": 3, callTimelineLimit: 1, clock: "virtual" }));
+    const server = start(["--port", "0", "--config", config]);
+    const url = await server.listening;
+    try {
+      const auth = `Basic ${Buffer.from(`${fixtures.acme.sid}:${fixtures.acme.authToken}`).toString("base64")}`;
+      const sids: string[] = [];
+      for (let i = 0; i < 2; i++) {
+        const placed = await fetch(`${url}/2010-04-01/Accounts/${fixtures.acme.sid}/Calls.json`, {
+          method: "POST",
+          headers: { authorization: auth, "content-type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams({
+            To: "+15558675310",
+            From: fixtures.acme.mainNumber,
+            Twiml: "<Response><Say>Hello</Say></Response>",
+          }),
+        });
+        expect(placed.status).toBe(201);
+        sids.push((await placed.json()).sid);
+        const idle = await fetch(`${url}/__sandbox/clock/run_until_idle`, { method: "POST" });
+        expect(idle.status).toBe(200);
+      }
+      const timeline = async (sid: string) =>
+        (await (await fetch(`${url}/__sandbox/calls/${sid}/timeline`)).json()).timeline;
+      expect(await timeline(sids[0]!)).toEqual([]);
+      expect((await timeline(sids[1]!)).length).toBeGreaterThan(0);
+      const events = await (
+        await fetch(`${url}/carrier/v1/events`, {
+          headers: { authorization: `Bearer ${fixtures.carrierKey}` },
+        })
+      ).json();
+      expect(events.data).toHaveLength(3);
+    } finally {
+      server.child.kill("SIGTERM");
+      await exited(server.child);
+    }
+  });
+
   it("refuses an --event-max-age that is not a duration", async () => {
     const server = start(["--port", "0", "--event-max-age", "soon"]);
     await expect(server.listening).rejects.toThrow(/soon/);
@@ -125,6 +165,8 @@ describe("command line operations", () => {
       "VOICE_SANDBOX_EVENT_LIMIT",
       "--event-max-age",
       "VOICE_SANDBOX_EVENT_MAX_AGE",
+      "--call-timeline-limit",
+      "VOICE_SANDBOX_CALL_TIMELINE_LIMIT",
       "--shutdown-grace",
       "--log-format",
     ]) {
