@@ -15,6 +15,14 @@ const carrierKey = "carrier_secret_key_from_env_00000000";
 
 const start = startServe;
 
+/** The carrier events a server keeps, as `GET /carrier/v1/events` lists them. */
+const carrierEvents = async (url: string): Promise<unknown[]> =>
+  (
+    await (
+      await fetch(`${url}/carrier/v1/events`, { headers: { authorization: `Bearer ${fixtures.carrierKey}` } })
+    ).json()
+  ).data;
+
 describe("command line operations", () => {
   it("reads a YAML config file, lets the environment win over it, logs JSON with secrets redacted, and stops on SIGTERM", async () => {
     const dir = mkdtempSync(join(tmpdir(), "vs-cli-"));
@@ -95,12 +103,7 @@ describe("command line operations", () => {
         });
         expect(sent.status).toBe(201);
       }
-      const events = await (
-        await fetch(`${url}/carrier/v1/events`, {
-          headers: { authorization: `Bearer ${fixtures.carrierKey}` },
-        })
-      ).json();
-      expect(events.data).toHaveLength(2);
+      expect(await carrierEvents(url)).toHaveLength(2);
     } finally {
       server.child.kill("SIGTERM");
       await exited(server.child);
@@ -135,12 +138,7 @@ describe("command line operations", () => {
         (await (await fetch(`${url}/__sandbox/calls/${sid}/timeline`)).json()).timeline;
       expect(await timeline(sids[0]!)).toEqual([]);
       expect((await timeline(sids[1]!)).length).toBeGreaterThan(0);
-      const events = await (
-        await fetch(`${url}/carrier/v1/events`, {
-          headers: { authorization: `Bearer ${fixtures.carrierKey}` },
-        })
-      ).json();
-      expect(events.data).toHaveLength(3);
+      expect(await carrierEvents(url)).toHaveLength(3);
     } finally {
       server.child.kill("SIGTERM");
       await exited(server.child);
