@@ -57,9 +57,10 @@ export interface SandboxOptions {
    */
   events?: EventRetention;
   /**
-   * Finished calls whose timeline, and what their parties heard and said, stay readable (`GET
-   * /__sandbox/calls/{sid}/timeline`, scenarios, the inspector, recordings still being finished). Default
-   * 10000; the oldest finished call's are dropped first (its call record stays).
+   * Finished calls whose timeline, and what their parties heard, stay readable (`GET
+   * /__sandbox/calls/{sid}/timeline`, scenarios, the inspector). Default 10000; the oldest finished call's
+   * are dropped first (its call record stays; 0 keeps none). Recordings still running hear a finished leg
+   * whatever this is.
    */
   finishedCallsKept?: number;
   /** Base of the URLs the sandbox hands out in webhooks (RecordingUrl, TranscriptionUrl). Default `https://api.voice-sandbox.test`. */
@@ -178,7 +179,7 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
     throw new RangeError(`finishedCallsKept must be a whole number, 0 or more (got ${kept})`);
   const calls = createCallEngine(engine, {
     publicBaseUrl,
-    ...(options.finishedCallsKept !== undefined ? { finishedCallsKept: options.finishedCallsKept } : {}),
+    ...(kept !== undefined ? { finishedCallsKept: kept } : {}),
   });
 
   const reset = (to: "fixtures" | "empty" = "fixtures") => {

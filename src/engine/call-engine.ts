@@ -188,9 +188,10 @@ export function createCallEngine(ctx: EngineContext, options: CallEngineOptions 
     soon: (label, task) => void scheduler.after(0, eventClass.control, label, task),
   });
   const control = createCallControl(registry);
+  /** A call's runtime while the call runs; a finished call's (kept or dropped) is no longer live. */
   const liveRuntime = (callSid: string) => {
     const rt = registry.runtime(callSid);
-    if (!rt) throw errors.notPending("call", callSid);
+    if (!rt || rt.finishing) throw errors.notPending("call", callSid);
     return rt;
   };
 

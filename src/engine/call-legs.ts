@@ -58,8 +58,7 @@ export function createLegs(reg: CallRegistry): LegsPart {
     if (!child) return;
     parent.bridgedWith = childSid;
     child.bridgedWith = parent.sid;
-    for (const active of parent.recordings.values())
-      if (active.otherLegSid === null) active.otherLegSid = childSid;
+    for (const active of parent.recordings.values()) if (active.otherLeg === null) active.otherLeg = child;
     note(parent, "dial.bridged", { sid: childSid });
     parts.party.talk(child, parent, child);
   };

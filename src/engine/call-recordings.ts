@@ -22,8 +22,7 @@ export function createCallRecordings(reg: CallRegistry): RecordingsPart {
     if (active.track !== "outbound") add(1, rt.speech);
     if (active.track === "inbound") return heard;
     // The second channel is what the party hears: the other leg's party, and what the sandbox or app says.
-    const other = active.otherLegSid ? reg.runtime(active.otherLegSid) : undefined;
-    if (other) add(2, other.speech);
+    if (active.otherLeg) add(2, active.otherLeg.speech);
     add(2, spokenTo(rt.heard));
     for (const piece of rt.played) {
       heard.push({
@@ -42,7 +41,7 @@ export function createCallRecordings(reg: CallRegistry): RecordingsPart {
       sid: recording.sid,
       startedAt: recording.start_time,
       channels: recording.channels as 1 | 2,
-      otherLegSid: null,
+      otherLeg: null,
       transcribe: null,
       controllable: true,
       track: recording.track,
@@ -107,7 +106,10 @@ export function createCallRecordings(reg: CallRegistry): RecordingsPart {
         statusCallbackEvents: start.statusCallbackEvents,
       });
       // A dual recording hears the leg this call is bridged with on its second channel.
-      activate(rt, recording, { otherLegSid: rt.bridgedWith, trim: start.trim });
+      activate(rt, recording, {
+        otherLeg: rt.bridgedWith ? (reg.runtime(rt.bridgedWith) ?? null) : null,
+        trim: start.trim,
+      });
       note(rt, "recording.start", { sid: recording.sid, source: recording.source });
       return recording;
     },
@@ -121,7 +123,7 @@ export function createCallRecordings(reg: CallRegistry): RecordingsPart {
         statusCallbackEvents: start.statusCallbackEvents,
       });
       activate(rt, recording, {
-        otherLegSid: start.otherLegSid ?? null,
+        otherLeg: start.otherLegSid ? (reg.runtime(start.otherLegSid) ?? null) : null,
         transcribe: start.transcribe ?? null,
         // A Record verb's recording is the verb's to end; Twilio pauses and stops the others.
         controllable: start.source !== "RecordVerb",

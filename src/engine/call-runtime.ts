@@ -28,7 +28,11 @@ export interface ActiveRecording {
   sid: string;
   startedAt: number;
   channels: 1 | 2;
-  otherLegSid: string | null;
+  /**
+   * The leg it hears on its second channel (the runtime itself, not its sid: that leg may finish, and its
+   * runtime be dropped from the registry, while this recording still runs).
+   */
+  otherLeg: CallRuntime | null;
   transcribe: { callback: string | null } | null;
   /** Whether the account API may pause, resume and stop it (not a Record verb's). */
   controllable: boolean;

@@ -44,6 +44,11 @@ export interface Conferences extends ConferenceControl {
 
 interface Presence {
   callSid: string;
+  /**
+   * What the caller says, as it says it (the call's own list, held here rather than looked up by sid: a
+   * finished call's runtime may be dropped while the room's recording still runs).
+   */
+  speech: Utterance[];
   from: number;
   to: number | null;
   /** Stretches when the caller was muted or on hold: nothing it said then reaches the room. */
@@ -170,7 +175,7 @@ export function createConferences(links: ConferenceLinks): Conferences {
       const from = Math.max(stay.from, recording.start_time);
       const to = Math.min(stay.to ?? endAt, endAt);
       const silenced = (at: number) => stay.silenced.some((q) => at >= q.from && at < (q.to ?? Infinity));
-      for (const u of links.speechOf(stay.callSid)) {
+      for (const u of stay.speech) {
         if (u.end <= from || u.start >= to || silenced(u.start)) continue;
         spans.push({
           channel: Math.min(order.indexOf(stay.callSid) + 1, 2),
@@ -303,6 +308,7 @@ export function createConferences(links: ConferenceLinks): Conferences {
       });
       room.presence.push({
         callSid,
+        speech: links.speechOf(callSid),
         from: at,
         to: null,
         silenced: input.muted ? [{ from: at, to: null }] : [],
