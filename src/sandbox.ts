@@ -174,12 +174,9 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
   // A function lets the standalone server name the address it actually bound (port 0 picks one).
   const publicBaseUrl = () =>
     (typeof baseOption === "function" ? baseOption() : baseOption).replace(/\/+$/, "");
-  const kept = options.finishedCallsKept;
-  if (kept !== undefined && !(Number.isInteger(kept) && kept >= 0))
-    throw new RangeError(`finishedCallsKept must be a whole number, 0 or more (got ${kept})`);
   const calls = createCallEngine(engine, {
     publicBaseUrl,
-    ...(kept !== undefined ? { finishedCallsKept: kept } : {}),
+    ...(options.finishedCallsKept !== undefined ? { finishedCallsKept: options.finishedCallsKept } : {}),
   });
 
   const reset = (to: "fixtures" | "empty" = "fixtures") => {

@@ -178,6 +178,9 @@ export function createCallRegistry(
   services: EngineServices,
   finishedCallsKept = defaultFinishedCallsKept,
 ): CallRegistry {
+  // The bound is checked where it is kept, as the request journal checks its own.
+  if (!(Number.isInteger(finishedCallsKept) && finishedCallsKept >= 0))
+    throw new RangeError(`finishedCallsKept must be a whole number, 0 or more (got ${finishedCallsKept})`);
   const { ctx, scheduler } = services;
   const now = () => ctx.clock.now();
   const runtimes = new Map<string, CallRuntime>();
