@@ -173,8 +173,15 @@ export class OrderedIds {
     const items = this.items!;
     if (this.end < items.length) return items;
     if (Array.isArray(items) && this.end < typedFrom) {
-      items.push(0);
-      return items;
+      // A first position gets an array of one: push would give it room for 16 (~120 bytes more), and most
+      // buckets keep one row for good (one call's text-to-speech events, one number's messages).
+      if (items.length > 0) {
+        items.push(0);
+        return items;
+      }
+      const first = [0];
+      this.items = first;
+      return first;
     }
     const grown = typedArray(this.end + (this.end >> 1), largest);
     grown.set(Array.isArray(items) ? items : items.subarray(0, this.end));
