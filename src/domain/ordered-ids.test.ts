@@ -49,17 +49,23 @@ describe("OrderedIds", () => {
 
   it("grows from one position (an array of one) by appending, inserting before it and refilling once emptied", () => {
     check([], [{ add: true, position: 7 }]);
-    check([], [
-      { add: true, position: 7 },
-      { add: true, position: 3 },
-      { add: true, position: 9 },
-    ]);
-    check([], [
-      { add: true, position: 7 },
-      { add: false, position: 7 },
-      { add: true, position: 2 },
-      { add: true, position: 1 },
-    ]);
+    check(
+      [],
+      [
+        { add: true, position: 7 },
+        { add: true, position: 3 },
+        { add: true, position: 9 },
+      ],
+    );
+    check(
+      [],
+      [
+        { add: true, position: 7 },
+        { add: false, position: 7 },
+        { add: true, position: 2 },
+        { add: true, position: 1 },
+      ],
+    );
   });
 
   it("drops its front oldest first, as a status bucket empties, and keeps answering", () => {
