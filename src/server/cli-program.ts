@@ -8,6 +8,7 @@ import { FixtureError } from "../fixtures/load.js";
 import { defaultFixturesPath, version } from "../sandbox.js";
 import { loadConfigFile } from "./config-file.js";
 import { isLoopback } from "./exposure.js";
+import { parsePublicUrl } from "./public-url.js";
 import { DataDirError } from "./persistence/data-dir.js";
 import { serve } from "./serve.js";
 
@@ -23,19 +24,12 @@ const toCount = (minimum: number) => (value: string) => {
     throw new InvalidArgumentError(`must be a whole number, ${minimum} or more`);
   return n;
 };
-/** An absolute http(s) URL with nothing after the host but an optional path: the base of handed-out URLs. */
 const toPublicUrl = (value: string) => {
-  let url: URL;
   try {
-    url = new URL(value);
-  } catch {
-    throw new InvalidArgumentError("must be an absolute URL such as http://sandbox.example.test:4010");
+    return parsePublicUrl(value);
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:")
-    throw new InvalidArgumentError(`must be an http:// or https:// URL, not ${url.protocol}`);
-  if (url.search || url.hash || url.username || url.password)
-    throw new InvalidArgumentError("must be a base URL: no query, fragment or credentials");
-  return value.replace(/\/+$/, "");
 };
 const toDuration = (value: string) => {
   try {
@@ -215,6 +209,13 @@ const serveCommand = program
   );
 
 serveCommand.action(async (options) => {
+  /** A yes/no option: the command line's flag, else its environment variable when set, else the config file's value. */
+  const yesNo = (key: string, variable: string) =>
+    serveCommand.getOptionValueSource(key) === "cli"
+      ? true
+      : process.env[variable]
+        ? envFlag(variable)
+        : options[key] === true;
   // The token line is written straight to stdout: a reader that went away must not crash the server.
   process.stdout.on("error", (error: NodeJS.ErrnoException) => {
     if (error.code !== "EPIPE") throw error;
@@ -232,14 +233,14 @@ serveCommand.action(async (options) => {
     }
     logger = await createLogger(options.logLevel, options.logFormat);
     let adminToken: string | undefined = options.adminToken || undefined;
-    if (!adminToken && (options.generateAdminToken || envFlag("VOICE_SANDBOX_GENERATE_ADMIN_TOKEN"))) {
+    if (!adminToken && yesNo("generateAdminToken", "VOICE_SANDBOX_GENERATE_ADMIN_TOKEN")) {
       adminToken = randomBytes(24).toString("base64url");
       // Printed once, here, and never logged: the logs redact it like any other secret.
       process.stdout.write(
         `voice-sandbox: admin token (generated, shown once; give --admin-token to choose one): ${adminToken}\n`,
       );
     }
-    const insecureAdmin = Boolean(options.insecureAdmin) || envFlag("VOICE_SANDBOX_INSECURE_ADMIN");
+    const insecureAdmin = yesNo("insecureAdmin", "VOICE_SANDBOX_INSECURE_ADMIN");
     const seed = /^\d+$/.test(String(options.seed)) ? Number(options.seed) : String(options.seed);
     const running = await serve({
       port: options.port,

@@ -2,6 +2,7 @@
 import { readFileSync } from "node:fs";
 import { parse } from "yaml";
 import { z } from "zod";
+import { parsePublicUrl } from "./public-url.js";
 
 /** What a config file may set; names as the long options, in kebab-case or camelCase. */
 export const configFileSchema = z.strictObject({
@@ -12,6 +13,20 @@ export const configFileSchema = z.strictObject({
   clock: z.enum(["real", "virtual"]).optional(),
   carrierKey: z.string().optional(),
   adminToken: z.string().optional(),
+  insecureAdmin: z.boolean().optional(),
+  generateAdminToken: z.boolean().optional(),
+  publicUrl: z
+    .string()
+    .transform((value, ctx) => {
+      try {
+        return parsePublicUrl(value);
+      } catch (error) {
+        ctx.addIssue({ code: "custom", message: (error as Error).message });
+        return z.NEVER;
+      }
+    })
+    .optional(),
+  portFile: z.string().optional(),
   logLevel: z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"]).optional(),
   logFormat: z.enum(["pretty", "json"]).optional(),
   dataDir: z.string().optional(),

@@ -1,12 +1,13 @@
 // The command line as an operator uses it: a config file, env precedence, redacted logs, graceful SIGTERM.
 import { execFile } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { cliArgs, exited, startServe } from "../support/cli-process.js";
 import { fixtures } from "../support/fixtures.js";
+import { getWithHost } from "../support/host-request.js";
 
 const run = promisify(execFile);
 const cli = cliArgs;
@@ -143,6 +144,32 @@ describe("command line operations", () => {
       server.child.kill("SIGTERM");
       await exited(server.child);
     }
+  });
+
+  it("reads public-url and port-file from a config file: the admin API answers that Host, the port is written", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "vs-cli-"));
+    const config = join(dir, "public.yaml");
+    const portFile = join(dir, "port");
+    writeFileSync(config, `public-url: http://sandbox.internal:4010/\nport-file: ${portFile}\n`);
+    const server = start(["--port", "0", "--config", config]);
+    const url = await server.listening;
+    try {
+      expect(readFileSync(portFile, "utf8")).toBe(`${new URL(url).port}\n`);
+      expect((await getWithHost(url, "/__sandbox/state", "sandbox.internal:4010")).status).toBe(200);
+      expect((await getWithHost(url, "/__sandbox/state", "elsewhere.example:4010")).status).toBe(403);
+    } finally {
+      server.child.kill("SIGTERM");
+      await exited(server.child);
+    }
+  });
+
+  it("refuses a config file's public-url as the command line refuses it", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "vs-cli-"));
+    const config = join(dir, "bad-url.json");
+    writeFileSync(config, JSON.stringify({ port: 0, "public-url": "ftp://sandbox.example.test" }));
+    const failure = await run(process.execPath, [...cli, "serve", "--config", config]).catch((e) => e);
+    expect(failure.code).toBe(1);
+    expect(failure.stderr).toContain(`${config}: publicUrl: must be an http:// or https:// URL, not ftp:`);
   });
 
   it("refuses an --event-max-age that is not a duration", async () => {

@@ -1,4 +1,7 @@
 // Exposure rules: no admin API open beyond loopback unless asked, a generated token in the image, and Host names checked.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { ExposureError } from "../../src/server/exposure.js";
 import { type RunningServer, serve } from "../../src/server/serve.js";
@@ -43,6 +46,18 @@ describe("listening beyond loopback", () => {
     expect((await fetch(url.replace("0.0.0.0", "127.0.0.1") + "/__sandbox/health")).status).toBe(200);
   });
 
+  it("takes insecure-admin from a config file, and the environment's no over it", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "vs-exposure-"));
+    const config = join(dir, "open.yaml");
+    writeFileSync(config, "host: 0.0.0.0\ninsecure-admin: true\n");
+    const open = start(["--config", config]);
+    await open.listening;
+    expect(open.output()).toMatch(/admin API is open to anyone/);
+    const refused = start(["--config", config], { VOICE_SANDBOX_INSECURE_ADMIN: "0" });
+    expect(await exited(refused.child)).toBe(1);
+    expect(refused.output()).toMatch(/refusing to listen on 0\.0\.0\.0 without an admin token/);
+  });
+
   it("starts with an admin token, which the admin API then requires", async () => {
     const server = start(["--host", "0.0.0.0", "--admin-token", "admin_token_exposure_0000000000"]);
     const url = (await server.listening).replace("0.0.0.0", "127.0.0.1");
@@ -62,6 +77,16 @@ describe("listening beyond loopback", () => {
     expect((await fetch(`${url}/__sandbox/state`)).status).toBe(401);
     const state = await fetch(`${url}/__sandbox/state`, { headers: { authorization: `Bearer ${token}` } });
     expect(state.status).toBe(200);
+  });
+
+  it("generates a token when a config file asks", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "vs-exposure-"));
+    const config = join(dir, "token.json");
+    writeFileSync(config, JSON.stringify({ host: "0.0.0.0", "generate-admin-token": true }));
+    const server = start(["--config", config]);
+    const url = (await server.listening).replace("0.0.0.0", "127.0.0.1");
+    expect(server.output()).toMatch(/admin token \(generated/);
+    expect((await fetch(`${url}/__sandbox/state`)).status).toBe(401);
   });
 
   it("keeps a given token rather than generating one", async () => {
