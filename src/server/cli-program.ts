@@ -8,8 +8,8 @@ import { FixtureError } from "../fixtures/load.js";
 import { defaultFixturesPath, version } from "../sandbox.js";
 import { loadConfigFile } from "./config-file.js";
 import { isLoopback } from "./exposure.js";
-import { parsePublicUrl } from "./public-url.js";
 import { DataDirError } from "./persistence/data-dir.js";
+import { parsePublicUrl } from "./public-url.js";
 import { serve } from "./serve.js";
 
 const toPort = (value: string) => {
