@@ -113,9 +113,12 @@ describe("append-only table", () => {
     expect(() => table.insert(rows[2]!)).toThrow(/duplicate id r2/);
     expect(table.delete("nope")).toBeUndefined();
     expect(() => table.load([rows[0]!, rows[0]!])).toThrow(/duplicate id r0/);
-    // Nothing above changed the table.
+    // Nothing above changed the table: the repeated id still finds its row.
     expect(table.all()).toEqual(rows);
     expect(table.where("type", "created")).toEqual(rows);
+    expect(table.get("r2")).toBe(rows[2]);
+    expect(table.size).toBe(3);
+    expect(new AppendOnlyTable<Row>(definition, () => {}).delete("r0")).toBeUndefined();
   });
 
   it("keeps frozen rows as they were while rows come and go", () => {
