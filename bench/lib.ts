@@ -1,5 +1,6 @@
 // Shared pieces of the benchmarks: the request they all make, the built package's location, small statistics.
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -21,6 +22,20 @@ export function firstSid(listBody: string): string {
     .incoming_phone_numbers?.[0]?.sid;
   if (!sid) throw new Error(`no incoming phone number in the list response: ${listBody.slice(0, 200)}`);
   return sid;
+}
+
+/**
+ * The Node flags `npm start` runs the server with (package.json's start script), which the Docker image sets in
+ * NODE_OPTIONS too (test/package/node-flags.test.ts keeps the two alike).
+ */
+export function startScriptNodeFlags(): string[] {
+  const manifest = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as {
+    scripts: { start: string };
+  };
+  const words = manifest.scripts.start.trim().split(/\s+/);
+  const entry = words.findIndex((word) => word.endsWith("cli.js"));
+  if (words[0] !== "node" || entry < 0) throw new Error(`unexpected start script: ${manifest.scripts.start}`);
+  return words.slice(1, entry);
 }
 
 /** Seconds from an environment variable, so a quick trial run does not need code changes. */

@@ -71,17 +71,21 @@ export function exited(child: ChildProcess): boolean {
   return child.exitCode !== null || child.signalCode !== null;
 }
 
-export async function startSandboxServer(): Promise<{ child: ChildProcess; url: string }> {
+/** Starts `voice-sandbox serve` on a free port, Node given `nodeFlags` (none: as `npx voice-sandbox serve` runs it). */
+export async function startSandboxServer(
+  nodeFlags: string[] = [],
+): Promise<{ child: ChildProcess; url: string }> {
   const port = await freePort();
   // VOICE_SANDBOX_* settings from the caller's shell would change what is measured; the bench wants the defaults.
   const env = Object.fromEntries(
     Object.entries(process.env).filter(([key]) => !key.startsWith("VOICE_SANDBOX_")),
   );
   const profileDir = process.env["BENCH_CPU_PROF"];
-  const nodeFlags = profileDir ? ["--cpu-prof", "--cpu-prof-dir", profileDir] : [];
+  const profileFlags = profileDir ? ["--cpu-prof", "--cpu-prof-dir", profileDir] : [];
   const child = spawn(
     process.execPath,
     [
+      ...profileFlags,
       ...nodeFlags,
       join(repoRoot, "dist/server/cli.js"),
       "serve",
