@@ -9,6 +9,7 @@ import type {
   VerbEnv,
   Wake,
 } from "../markup/effects.js";
+import { NewestRing } from "../domain/newest-ring.js";
 import type { CallRuntime } from "./call-runtime.js";
 import type { StreamsPart } from "./call-streams.js";
 import type { CallEvent } from "./call-transitions.js";
@@ -134,7 +135,7 @@ export interface CallRegistry {
   readonly runtimes: Map<string, CallRuntime>;
   /** Scripts set for numbers (`setParty`). */
   readonly parties: Map<string, PartyBehaviour>;
-  readonly alerts: Alert[];
+  readonly alerts: NewestRing<Alert>;
   readonly transcriptions: TranscriptionControl;
   /** Filled in once every part exists (they call each other only while events run). */
   readonly parts: CallParts;
@@ -167,26 +168,16 @@ export interface CallRegistry {
 export const defaultFinishedCallsKept = 10_000;
 export const alertsKept = 10_000;
 
-/** Keeps the newest `limit` of `items`, dropping the oldest a quarter of `limit` at a time (O(1) a push, amortized). */
-export function trimOldest<T>(items: T[], limit: number, dropped?: (item: T) => void): void {
-  if (items.length <= limit + (limit >> 2)) return;
-  const gone = items.splice(0, items.length - limit);
-  if (dropped) for (const item of gone) dropped(item);
-}
-
 export function createCallRegistry(
   services: EngineServices,
   finishedCallsKept = defaultFinishedCallsKept,
 ): CallRegistry {
-  // The bound is checked where it is kept, as the request journal checks its own.
-  if (!(Number.isInteger(finishedCallsKept) && finishedCallsKept >= 0))
-    throw new RangeError(`finishedCallsKept must be a whole number, 0 or more (got ${finishedCallsKept})`);
   const { ctx, scheduler } = services;
   const now = () => ctx.clock.now();
   const runtimes = new Map<string, CallRuntime>();
-  const alerts: Alert[] = [];
-  /** Finished calls' sids, oldest first. */
-  const finished: string[] = [];
+  const alerts = new NewestRing<Alert>(alertsKept);
+  /** The finished calls whose runtime is kept; the ring checks the bound, as the request journal's checks its own. */
+  const finished = new NewestRing<string>(finishedCallsKept, "finishedCallsKept");
   const note: CallRegistry["note"] = (rt, kind, detail = {}) => {
     rt.timeline.push({ at: now(), kind, detail });
   };
@@ -211,11 +202,10 @@ export function createCallRegistry(
     },
     addAlert(alert) {
       alerts.push(alert);
-      trimOldest(alerts, alertsKept);
     },
     retire(rt) {
-      finished.push(rt.sid);
-      trimOldest(finished, finishedCallsKept, (sid) => runtimes.delete(sid));
+      const dropped = finished.push(rt.sid);
+      if (dropped !== undefined) runtimes.delete(dropped);
     },
     alert(rt, code, message, level = "error") {
       const call = ctx.store.calls.get(rt.sid);
@@ -237,9 +227,9 @@ export function createCallRegistry(
     },
     clear() {
       runtimes.clear();
-      finished.length = 0;
+      finished.clear();
       registry.parties.clear();
-      alerts.length = 0;
+      alerts.clear();
       registry.transcriptions.forced = null;
       registry.transcriptions.pending.clear();
       registry.transcriptions.scripted?.clear();

@@ -1,4 +1,5 @@
 // The request journal: the latest API requests (method, path, status, latency, account, fault) in a bounded ring.
+import { NewestRing } from "../domain/newest-ring.js";
 import { globToRegExp } from "../engine/faults.js";
 import type { Surface } from "./types.js";
 
@@ -71,33 +72,21 @@ export interface RequestJournal {
 export const defaultJournalCapacity = 1000;
 
 export function createRequestJournal(capacity = defaultJournalCapacity): RequestJournal {
-  if (!Number.isInteger(capacity) || capacity < 0)
-    throw new Error(`journal limit must be 0 or more, got ${capacity}`);
-  let ring: Kept[] = [];
-  // Index of the oldest entry once the ring is full.
-  let start = 0;
+  const ring = new NewestRing<Kept>(capacity, "journal limit");
   let nextId = 1;
   let recorded = 0;
-
-  const ordered = () => (start === 0 ? ring : [...ring.slice(start), ...ring.slice(0, start)]);
 
   return {
     capacity,
     record(entry) {
-      const full: Kept = { id: nextId++, ...entry };
       recorded += 1;
-      if (capacity === 0) return;
-      if (ring.length < capacity) ring.push(full);
-      else {
-        ring[start] = full;
-        start = (start + 1) % capacity;
-      }
+      ring.push({ id: nextId++, ...entry });
     },
     list(filter = {}) {
       const path = filter.path ? globToRegExp(filter.path) : undefined;
       const method = filter.method?.toUpperCase();
       const status = filter.status;
-      const matching = ordered().filter(
+      const matching = ring.filter(
         (e) =>
           (method === undefined || e.method === method) &&
           (path === undefined || path.test(e.path)) &&
@@ -114,8 +103,7 @@ export function createRequestJournal(capacity = defaultJournalCapacity): Request
     },
     total: () => recorded,
     clear() {
-      ring = [];
-      start = 0;
+      ring.clear();
       recorded = 0;
     },
   };
