@@ -90,7 +90,7 @@ if (scenarios)
   );
 if (sustained)
   console.log(
-    `  ${sustained.name.padEnd(26)} ours ${fmt(sustained.ours).padStart(8)} req/s  baseline ${fmt(sustained.baseline).padStart(8)} req/s  ratio ${sustained.ratio.toFixed(2)} (>= ${sustained.target}) ${verdict(sustained.ratio, sustained.target)}; last/first 10 s ${sustained.runs.map((run) => `${run.drift.toFixed(2)} ${run.flags.length ? "as npm start and the image run it" : "as plain node (npx)"}`).join(", ")}`,
+    `  ${sustained.name.padEnd(26)} ours ${fmt(sustained.ours).padStart(8)} req/s  baseline ${fmt(sustained.baseline).padStart(8)} req/s  ratio ${sustained.ratio.toFixed(2)} (>= ${sustained.target}) ${verdict(sustained.ratio, sustained.target)}; last/first 10 s ${sustained.runs.map((run) => `${run.drift.toFixed(2)} (${run.label})`).join(", ")}`,
   );
 if (startup)
   console.log(

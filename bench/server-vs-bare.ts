@@ -77,8 +77,11 @@ export async function startSandboxServer(
 ): Promise<{ child: ChildProcess; url: string }> {
   const port = await freePort();
   // VOICE_SANDBOX_* settings from the caller's shell would change what is measured; the bench wants the defaults.
+  // NODE_OPTIONS too: its flags (docs/configuration.md suggests one) would blur which way the server was run.
   const env = Object.fromEntries(
-    Object.entries(process.env).filter(([key]) => !key.startsWith("VOICE_SANDBOX_")),
+    Object.entries(process.env).filter(
+      ([key]) => !key.startsWith("VOICE_SANDBOX_") && key !== "NODE_OPTIONS",
+    ),
   );
   const profileDir = process.env["BENCH_CPU_PROF"];
   const profileFlags = profileDir ? ["--cpu-prof", "--cpu-prof-dir", profileDir] : [];

@@ -47,7 +47,7 @@ describe("OrderedIds", () => {
     );
   });
 
-  it("grows from one position (an array of one) by appending, inserting before it and refilling once emptied", () => {
+  it("grows from its first position by appending, inserting before it and refilling once emptied", () => {
     check([], [{ add: true, position: 7 }]);
     check(
       [],

@@ -1,5 +1,6 @@
 // The running call engine's shared state: live calls' runtimes, scripted parties, alerts, and the parts that drive them.
 import type { Call, CallStatusEvent } from "../domain/call.js";
+import { NewestRing } from "../domain/newest-ring.js";
 import type { Recording, SpeechSpan } from "../domain/recording.js";
 import type {
   DialTarget,
@@ -9,7 +10,6 @@ import type {
   VerbEnv,
   Wake,
 } from "../markup/effects.js";
-import { NewestRing } from "../domain/newest-ring.js";
 import type { CallRuntime } from "./call-runtime.js";
 import type { StreamsPart } from "./call-streams.js";
 import type { CallEvent } from "./call-transitions.js";

@@ -72,7 +72,7 @@ export interface RequestJournal {
 export const defaultJournalCapacity = 1000;
 
 export function createRequestJournal(capacity = defaultJournalCapacity): RequestJournal {
-  const ring = new NewestRing<Kept>(capacity, "journal limit");
+  const ring = new NewestRing<Kept>(capacity, "journalLimit");
   let nextId = 1;
   let recorded = 0;
 

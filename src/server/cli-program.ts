@@ -209,11 +209,14 @@ const serveCommand = program
   );
 
 serveCommand.action(async (options) => {
-  /** A yes/no option: the command line's flag, else its environment variable when set, else the config file's value. */
+  /**
+   * A yes/no option: on with its flag on the command line; else as its environment variable says, when set
+   * (`0` turns off what a config file turns on); else as the config file says; else off.
+   */
   const yesNo = (key: string, variable: string) =>
     serveCommand.getOptionValueSource(key) === "cli"
-      ? true
-      : process.env[variable]
+      ? options[key] === true
+      : process.env[variable] !== undefined
         ? envFlag(variable)
         : options[key] === true;
   // The token line is written straight to stdout: a reader that went away must not crash the server.
@@ -372,5 +375,11 @@ program
           : options.seed;
     process.exitCode = await runCommand(files, { ...options, seed, apps });
   });
+
+// An empty VOICE_SANDBOX_* variable counts as not set, for every option alike (commander would take `` as a
+// value, so an empty VOICE_SANDBOX_PUBLIC_URL= in a compose file would fail and an empty admin token win over
+// the config file's).
+for (const [name, value] of Object.entries(process.env))
+  if (name.startsWith("VOICE_SANDBOX_") && value === "") delete process.env[name];
 
 await program.parseAsync(process.argv);

@@ -64,11 +64,14 @@ export function loadConfigFile(path: string): ConfigFile {
   const named = Object.fromEntries(Object.entries(raw).map(([key, value]) => [camel(key), value]));
   const result = configFileSchema.safeParse(named);
   if (result.success) return result.data;
+  // Errors name a key as the file spells it (public-url, not publicUrl).
+  const spelled = new Map(Object.keys(raw).map((key) => [camel(key), key]));
+  const asWritten = (key: string) => spelled.get(key) ?? key;
   const issue = result.error.issues[0]!;
   const key =
     issue.code === "unrecognized_keys"
-      ? issue.keys.join(", ")
-      : issue.path.map(String).join(".") || "(top level)";
+      ? issue.keys.map(asWritten).join(", ")
+      : issue.path.map(String).map(asWritten).join(".") || "(top level)";
   throw new Error(
     `${path}: ${key}: ${issue.code === "unrecognized_keys" ? "not an option (see voice-sandbox serve --help)" : issue.message}`,
   );

@@ -1,5 +1,6 @@
 // The admin API's operations through both doors: the clock, injected faults, and the request journal.
 import { describe, expect, it } from "vitest";
+import { createSandbox } from "../../src/index.js";
 import { doorNames, useDoor } from "../support/doors.js";
 import { acmeAuth, carrierAuth, fixtures } from "../support/fixtures.js";
 
@@ -167,6 +168,15 @@ describe.each(doorNames)("admin faults via %s", (door) => {
       expect(res.json.error.message).toMatch(message);
     }
     expect((await ctx.call("GET", "/__sandbox/faults")).json.faults).toEqual([]);
+  });
+});
+
+describe("request journal limit", () => {
+  it("refuses a limit that is not a whole number, 0 or more, naming the option", () => {
+    expect(() => createSandbox({ journalLimit: -1 })).toThrow(
+      /journalLimit must be a whole number, 0 or more/,
+    );
+    expect(() => createSandbox({ journalLimit: 2.5 })).toThrow(/journalLimit/);
   });
 });
 

@@ -146,12 +146,13 @@ describe("command line operations", () => {
     }
   });
 
-  it("reads public-url and port-file from a config file: the admin API answers that Host, the port is written", async () => {
+  it("reads public-url and port-file from a config file, an empty variable not hiding it: the admin API answers that Host, the port is written", async () => {
     const dir = mkdtempSync(join(tmpdir(), "vs-cli-"));
     const config = join(dir, "public.yaml");
     const portFile = join(dir, "port");
     writeFileSync(config, `public-url: http://sandbox.internal:4010/\nport-file: ${portFile}\n`);
-    const server = start(["--port", "0", "--config", config]);
+    // An empty variable (a compose file's `VOICE_SANDBOX_PUBLIC_URL=`) counts as not set.
+    const server = start(["--port", "0", "--config", config], { VOICE_SANDBOX_PUBLIC_URL: "" });
     const url = await server.listening;
     try {
       expect(readFileSync(portFile, "utf8")).toBe(`${new URL(url).port}\n`);
@@ -169,7 +170,7 @@ describe("command line operations", () => {
     writeFileSync(config, JSON.stringify({ port: 0, "public-url": "ftp://sandbox.example.test" }));
     const failure = await run(process.execPath, [...cli, "serve", "--config", config]).catch((e) => e);
     expect(failure.code).toBe(1);
-    expect(failure.stderr).toContain(`${config}: publicUrl: must be an http:// or https:// URL, not ftp:`);
+    expect(failure.stderr).toContain(`${config}: public-url: must be an http:// or https:// URL, not ftp:`);
   });
 
   it("refuses an --event-max-age that is not a duration", async () => {
