@@ -283,7 +283,7 @@ export function createCallEngine(ctx: EngineContext, options: CallEngineOptions 
     },
     timeline: (callSid) => [...(registry.runtime(callSid)?.timeline ?? [])],
     heard: (callSid) => [...(registry.runtime(callSid)?.heard ?? [])],
-    alerts: (callSid) => registry.alerts.filter((a) => callSid === undefined || a.callSid === callSid),
+    alerts: (callSid) => registry.alerts(callSid),
     transcriptions: {
       failAll(fail) {
         registry.transcriptions.forced = fail ? "fail" : null;

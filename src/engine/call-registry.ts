@@ -135,7 +135,8 @@ export interface CallRegistry {
   readonly runtimes: Map<string, CallRuntime>;
   /** Scripts set for numbers (`setParty`). */
   readonly parties: Map<string, PartyBehaviour>;
-  readonly alerts: NewestRing<Alert>;
+  /** The kept alerts, oldest first: every call's, or one call's (found by its sid, not by reading them all). */
+  alerts(callSid?: string): Alert[];
   readonly transcriptions: TranscriptionControl;
   /** Filled in once every part exists (they call each other only while events run). */
   readonly parts: CallParts;
@@ -176,6 +177,8 @@ export function createCallRegistry(
   const now = () => ctx.clock.now();
   const runtimes = new Map<string, CallRuntime>();
   const alerts = new NewestRing<Alert>(alertsKept);
+  /** The kept alerts by call, oldest first: a call's page reads its own without a pass over all 10,000. */
+  const alertsByCall = new Map<string, Alert[]>();
   /** The finished calls whose runtime is kept; the ring checks the bound, as the request journal's checks its own. */
   const finished = new NewestRing<string>(finishedCallsKept, "finishedCallsKept");
   const note: CallRegistry["note"] = (rt, kind, detail = {}) => {
@@ -185,7 +188,7 @@ export function createCallRegistry(
     services,
     runtimes,
     parties: new Map(),
-    alerts,
+    alerts: (callSid) => (callSid === undefined ? alerts.toArray() : [...(alertsByCall.get(callSid) ?? [])]),
     transcriptions: { forced: null, pending: new Map(), scripted: new Map() },
     parts: {} as CallParts,
     now,
@@ -201,7 +204,15 @@ export function createCallRegistry(
       if (rt) note(rt, kind, detail);
     },
     addAlert(alert) {
-      alerts.push(alert);
+      const ofCall = alertsByCall.get(alert.callSid);
+      if (ofCall) ofCall.push(alert);
+      else alertsByCall.set(alert.callSid, [alert]);
+      // The ring drops the oldest alert of all, which is the oldest of its call's too.
+      const dropped = alerts.push(alert);
+      if (dropped === undefined) return;
+      const left = alertsByCall.get(dropped.callSid)!;
+      left.shift();
+      if (left.length === 0) alertsByCall.delete(dropped.callSid);
     },
     retire(rt) {
       const dropped = finished.push(rt.sid);
@@ -230,6 +241,7 @@ export function createCallRegistry(
       finished.clear();
       registry.parties.clear();
       alerts.clear();
+      alertsByCall.clear();
       registry.transcriptions.forced = null;
       registry.transcriptions.pending.clear();
       registry.transcriptions.scripted?.clear();
