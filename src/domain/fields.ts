@@ -22,3 +22,18 @@ export const isoCountry = z
 export const instant = z.number().int();
 
 export const httpMethod = z.enum(["GET", "POST"]);
+
+/**
+ * A schema transform that reads a value with `parse`, a function that throws an Error saying what is wrong (the
+ * same function a command-line option uses): its message becomes the field's issue.
+ */
+export const parsedBy =
+  <I, T>(parse: (value: I) => T) =>
+  (value: I, ctx: z.RefinementCtx<I>): T => {
+    try {
+      return parse(value);
+    } catch (error) {
+      ctx.addIssue({ code: "custom", message: (error as Error).message });
+      return z.NEVER;
+    }
+  };

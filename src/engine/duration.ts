@@ -1,5 +1,6 @@
 // Durations as people write them ("30s", "1m30s", "2h", "250ms", or a number of milliseconds).
 import { z } from "zod";
+import { parsedBy } from "../domain/fields.js";
 
 const unitMs: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 const part = /(\d+(?:\.\d+)?)(ms|s|m|h|d)/y;
@@ -33,11 +34,4 @@ export const durationField = z
   .union([z.string(), z.number()], {
     error: 'must be a duration such as "30s", "1m30s", "250ms" or a number of milliseconds',
   })
-  .transform((value, ctx) => {
-    try {
-      return parseDuration(value);
-    } catch (error) {
-      ctx.addIssue({ code: "custom", message: (error as Error).message });
-      return z.NEVER;
-    }
-  });
+  .transform(parsedBy(parseDuration));

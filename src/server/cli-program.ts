@@ -24,20 +24,18 @@ const toCount = (minimum: number) => (value: string) => {
     throw new InvalidArgumentError(`must be a whole number, ${minimum} or more`);
   return n;
 };
-const toPublicUrl = (value: string) => {
-  try {
-    return parsePublicUrl(value);
-  } catch (error) {
-    throw new InvalidArgumentError((error as Error).message);
-  }
-};
-const toDuration = (value: string) => {
-  try {
-    return parseDuration(value);
-  } catch (error) {
-    throw new InvalidArgumentError((error as Error).message);
-  }
-};
+/** An option read by `parse`, which throws an Error saying what is wrong: commander shows its message. */
+const argument =
+  <T>(parse: (value: string) => T) =>
+  (value: string): T => {
+    try {
+      return parse(value);
+    } catch (error) {
+      throw new InvalidArgumentError((error as Error).message);
+    }
+  };
+const toPublicUrl = argument(parsePublicUrl);
+const toDuration = argument(parseDuration);
 
 /** A yes/no environment variable: 1, true or yes (any case) mean yes. */
 const envFlag = (name: string) => /^(1|true|yes)$/i.test(process.env[name] ?? "");

@@ -2,6 +2,7 @@
 import { readFileSync } from "node:fs";
 import { parse } from "yaml";
 import { z } from "zod";
+import { parsedBy } from "../domain/fields.js";
 import { parsePublicUrl } from "./public-url.js";
 
 /** What a config file may set; names as the long options, in kebab-case or camelCase. */
@@ -15,17 +16,7 @@ export const configFileSchema = z.strictObject({
   adminToken: z.string().optional(),
   insecureAdmin: z.boolean().optional(),
   generateAdminToken: z.boolean().optional(),
-  publicUrl: z
-    .string()
-    .transform((value, ctx) => {
-      try {
-        return parsePublicUrl(value);
-      } catch (error) {
-        ctx.addIssue({ code: "custom", message: (error as Error).message });
-        return z.NEVER;
-      }
-    })
-    .optional(),
+  publicUrl: z.string().transform(parsedBy(parsePublicUrl)).optional(),
   portFile: z.string().optional(),
   logLevel: z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"]).optional(),
   logFormat: z.enum(["pretty", "json"]).optional(),

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { cliArgs, exited, startServe } from "../support/cli-process.js";
+import { cliArgs, exited, startServeStoppedAfterEach } from "../support/cli-process.js";
 import { fixtures } from "../support/fixtures.js";
 import { getWithHost } from "../support/host-request.js";
 
@@ -14,7 +14,7 @@ const cli = cliArgs;
 const adminToken = "admin_secret_token_from_config_0000";
 const carrierKey = "carrier_secret_key_from_env_00000000";
 
-const start = startServe;
+const start = startServeStoppedAfterEach();
 
 /** The carrier events a server keeps, as `GET /carrier/v1/events` lists them. */
 const carrierEvents = async (url: string): Promise<unknown[]> =>
@@ -94,21 +94,16 @@ describe("command line operations", () => {
   it("keeps as many carrier events as --event-limit says, dropping the oldest", async () => {
     const server = start(["--port", "0", "--event-limit", "2"]);
     const url = await server.listening;
-    try {
-      const auth = `Basic ${Buffer.from(`${fixtures.acme.sid}:${fixtures.acme.authToken}`).toString("base64")}`;
-      for (const body of ["one", "two", "three"]) {
-        const sent = await fetch(`${url}/2010-04-01/Accounts/${fixtures.acme.sid}/Messages.json`, {
-          method: "POST",
-          headers: { authorization: auth, "content-type": "application/x-www-form-urlencoded" },
-          body: new URLSearchParams({ To: "+15558675310", From: fixtures.acme.mainNumber, Body: body }),
-        });
-        expect(sent.status).toBe(201);
-      }
-      expect(await carrierEvents(url)).toHaveLength(2);
-    } finally {
-      server.child.kill("SIGTERM");
-      await exited(server.child);
+    const auth = `Basic ${Buffer.from(`${fixtures.acme.sid}:${fixtures.acme.authToken}`).toString("base64")}`;
+    for (const body of ["one", "two", "three"]) {
+      const sent = await fetch(`${url}/2010-04-01/Accounts/${fixtures.acme.sid}/Messages.json`, {
+        method: "POST",
+        headers: { authorization: auth, "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ To: "+15558675310", From: fixtures.acme.mainNumber, Body: body }),
+      });
+      expect(sent.status).toBe(201);
     }
+    expect(await carrierEvents(url)).toHaveLength(2);
   });
 
   it("reads the event and call-timeline limits from a config file: the oldest go first", async () => {
@@ -117,33 +112,28 @@ describe("command line operations", () => {
     writeFileSync(config, JSON.stringify({ "event-limit": 3, callTimelineLimit: 1, clock: "virtual" }));
     const server = start(["--port", "0", "--config", config]);
     const url = await server.listening;
-    try {
-      const auth = `Basic ${Buffer.from(`${fixtures.acme.sid}:${fixtures.acme.authToken}`).toString("base64")}`;
-      const sids: string[] = [];
-      for (let i = 0; i < 2; i++) {
-        const placed = await fetch(`${url}/2010-04-01/Accounts/${fixtures.acme.sid}/Calls.json`, {
-          method: "POST",
-          headers: { authorization: auth, "content-type": "application/x-www-form-urlencoded" },
-          body: new URLSearchParams({
-            To: "+15558675310",
-            From: fixtures.acme.mainNumber,
-            Twiml: "<Response><Say>Hello</Say></Response>",
-          }),
-        });
-        expect(placed.status).toBe(201);
-        sids.push((await placed.json()).sid);
-        const idle = await fetch(`${url}/__sandbox/clock/run_until_idle`, { method: "POST" });
-        expect(idle.status).toBe(200);
-      }
-      const timeline = async (sid: string) =>
-        (await (await fetch(`${url}/__sandbox/calls/${sid}/timeline`)).json()).timeline;
-      expect(await timeline(sids[0]!)).toEqual([]);
-      expect((await timeline(sids[1]!)).length).toBeGreaterThan(0);
-      expect(await carrierEvents(url)).toHaveLength(3);
-    } finally {
-      server.child.kill("SIGTERM");
-      await exited(server.child);
+    const auth = `Basic ${Buffer.from(`${fixtures.acme.sid}:${fixtures.acme.authToken}`).toString("base64")}`;
+    const sids: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const placed = await fetch(`${url}/2010-04-01/Accounts/${fixtures.acme.sid}/Calls.json`, {
+        method: "POST",
+        headers: { authorization: auth, "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({
+          To: "+15558675310",
+          From: fixtures.acme.mainNumber,
+          Twiml: "<Response><Say>Hello</Say></Response>",
+        }),
+      });
+      expect(placed.status).toBe(201);
+      sids.push((await placed.json()).sid);
+      const idle = await fetch(`${url}/__sandbox/clock/run_until_idle`, { method: "POST" });
+      expect(idle.status).toBe(200);
     }
+    const timeline = async (sid: string) =>
+      (await (await fetch(`${url}/__sandbox/calls/${sid}/timeline`)).json()).timeline;
+    expect(await timeline(sids[0]!)).toEqual([]);
+    expect((await timeline(sids[1]!)).length).toBeGreaterThan(0);
+    expect(await carrierEvents(url)).toHaveLength(3);
   });
 
   it("reads public-url and port-file from a config file, an empty variable not hiding it: the admin API answers that Host, the port is written", async () => {
@@ -154,14 +144,9 @@ describe("command line operations", () => {
     // An empty variable (a compose file's `VOICE_SANDBOX_PUBLIC_URL=`) counts as not set.
     const server = start(["--port", "0", "--config", config], { VOICE_SANDBOX_PUBLIC_URL: "" });
     const url = await server.listening;
-    try {
-      expect(readFileSync(portFile, "utf8")).toBe(`${new URL(url).port}\n`);
-      expect((await getWithHost(url, "/__sandbox/state", "sandbox.internal:4010")).status).toBe(200);
-      expect((await getWithHost(url, "/__sandbox/state", "elsewhere.example:4010")).status).toBe(403);
-    } finally {
-      server.child.kill("SIGTERM");
-      await exited(server.child);
-    }
+    expect(readFileSync(portFile, "utf8")).toBe(`${new URL(url).port}\n`);
+    expect((await getWithHost(url, "/__sandbox/state", "sandbox.internal:4010")).status).toBe(200);
+    expect((await getWithHost(url, "/__sandbox/state", "elsewhere.example:4010")).status).toBe(403);
   });
 
   it("refuses a config file's public-url as the command line refuses it", async () => {

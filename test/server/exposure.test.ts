@@ -5,30 +5,23 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { ExposureError } from "../../src/server/exposure.js";
 import { type RunningServer, serve } from "../../src/server/serve.js";
-import { exited, startServe } from "../support/cli-process.js";
+import { exited, startServeStoppedAfterEach } from "../support/cli-process.js";
 import { acmeAuth } from "../support/fixtures.js";
 import { getWithHost } from "../support/host-request.js";
 
-const children: ReturnType<typeof startServe>[] = [];
 const servers: RunningServer[] = [];
 afterEach(async () => {
-  for (const server of children.splice(0)) {
-    server.child.kill("SIGKILL");
-    await exited(server.child);
-  }
   for (const server of servers.splice(0)) await server.close();
 });
 
-const start = (args: string[], env: Record<string, string> = {}) => {
-  const server = startServe(["--port", "0", ...args], {
+const startStopped = startServeStoppedAfterEach("SIGKILL");
+const start = (args: string[], env: Record<string, string> = {}) =>
+  startStopped(["--port", "0", ...args], {
     VOICE_SANDBOX_ADMIN_TOKEN: "",
     VOICE_SANDBOX_INSECURE_ADMIN: "",
     VOICE_SANDBOX_GENERATE_ADMIN_TOKEN: "",
     ...env,
   });
-  children.push(server);
-  return server;
-};
 
 describe("listening beyond loopback", () => {
   it("refuses to start on 0.0.0.0 without an admin token, and says how to go on", async () => {

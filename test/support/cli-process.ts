@@ -1,6 +1,7 @@
 // Runs the real command line as a child process, the way an operator or a Docker container does.
 import { type ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
+import { afterEach } from "vitest";
 
 export const cliEntry = join(import.meta.dirname, "../../src/server/cli.ts");
 /** Node arguments that run the CLI from source (no build needed). */
@@ -42,3 +43,22 @@ export const exited = (child: ChildProcess) =>
     if (child.exitCode !== null || child.signalCode !== null) resolve(child.exitCode);
     else child.once("exit", (code) => resolve(code));
   });
+
+/**
+ * `startServe` for a test file whose servers must not outlive their test: each one started is sent `signal`
+ * after the test (whatever it asserted) and awaited, so a test body needs no try/finally of its own.
+ */
+export function startServeStoppedAfterEach(signal: NodeJS.Signals = "SIGTERM") {
+  const started: CliProcess[] = [];
+  afterEach(async () => {
+    for (const server of started.splice(0)) {
+      server.child.kill(signal);
+      await exited(server.child);
+    }
+  });
+  return (args: string[], env: Record<string, string> = {}): CliProcess => {
+    const server = startServe(args, env);
+    started.push(server);
+    return server;
+  };
+}
