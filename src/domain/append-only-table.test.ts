@@ -87,6 +87,27 @@ describe("append-only table", () => {
     expectSameAsList(table, expected);
   });
 
+  it("rolls back a long run of drops across the queue cutting its dropped front", () => {
+    const undo: (() => void)[] = [];
+    let recording = false;
+    const table = new AppendOnlyTable<Row>(definition, (step) => {
+      if (recording) undo.push(step);
+    });
+    const rows = Array.from({ length: 3000 }, (_, n) => ({ sid: `r${n}`, account: "AC1", type: "created" }));
+    for (const row of rows) table.insert(row);
+    // One transaction drops 2,000 rows (the queues cut their front on the way) and then fails.
+    recording = true;
+    for (let n = 0; n < 2000; n++) table.delete(`r${n}`);
+    expectSameAsList(table, rows.slice(2000));
+    for (let i = undo.length - 1; i >= 0; i--) undo[i]!();
+    recording = false;
+    expectSameAsList(table, rows);
+    // And it goes on: newer rows after the restored ones, the restored ones dropped first.
+    table.insert({ sid: "r3000", account: "AC1", type: "created" });
+    for (let n = 0; n < 2999; n++) table.delete(`r${n}`);
+    expectSameAsList(table, [rows[2999]!, { sid: "r3000", account: "AC1", type: "created" }]);
+  });
+
   it("walks from a page token, forwards and backwards, in the table and in an index", () => {
     const table = new AppendOnlyTable<Row>(definition, () => {});
     for (let n = 0; n < 3000; n++)

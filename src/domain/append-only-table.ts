@@ -12,17 +12,25 @@ import type {
 /** A queue's dropped front is cut off once it is this long and at least half the array, so each drop costs O(1) amortized. */
 const compactFrom = 1024;
 
-/** Ascending row positions: pushed at the end, dropped from the front, read by binary search. */
+/**
+ * Ascending row positions: pushed at the end, dropped from the front, read by binary search. Most queues stay
+ * short (one resource's few events), so the array starts with room for one and doubles when full: a push onto
+ * a full array would reserve room for 17 or more. Measured (docs/decisions.md, event queues): each message's
+ * two queues made ~600 B that lived as long as its events.
+ */
 class PositionQueue {
+  /** Positions live in `items[head]` to `items[end - 1]`; slots from `end` on are room to grow. */
   private items: number[];
   private head = 0;
+  private end: number;
 
-  constructor(items: number[] = []) {
-    this.items = items;
+  constructor(first: number) {
+    this.items = [first];
+    this.end = 1;
   }
 
   get size(): number {
-    return this.items.length - this.head;
+    return this.end - this.head;
   }
 
   first(): number | undefined {
@@ -30,49 +38,61 @@ class PositionQueue {
   }
 
   last(): number | undefined {
-    return this.size === 0 ? undefined : this.items[this.items.length - 1];
+    return this.size === 0 ? undefined : this.items[this.end - 1];
   }
 
   push(position: number): void {
-    this.items.push(position);
+    if (this.end === this.items.length) this.resize(this.size * 2);
+    this.items[this.end++] = position;
   }
 
   /** Takes back the newest position (an insert undone). */
   pop(): void {
-    this.items.pop();
+    this.end--;
   }
 
   /** Drops the oldest position. */
   shift(): void {
     this.head++;
-    if (this.head >= compactFrom && this.head * 2 >= this.items.length) {
-      this.items = this.items.slice(this.head);
-      this.head = 0;
-    }
+    if (this.head >= compactFrom && this.head * 2 >= this.end) this.resize(this.size);
   }
 
   /** Puts a dropped oldest position back in front (a drop undone). */
   unshift(position: number): void {
-    if (this.head > 0) this.items[--this.head] = position;
-    else this.items.unshift(position);
+    if (this.head === 0) {
+      this.resize(this.size + 1);
+      this.items.copyWithin(1, 0, this.end);
+      this.end++;
+      this.items[0] = position;
+    } else this.items[--this.head] = position;
   }
 
   /** Positions oldest first (newest first when reversed), starting after `after` (before it when reversed). */
   *walk(reverse: boolean, after?: number): Generator<number> {
     const items = this.items;
     if (reverse) {
-      let i = after === undefined ? items.length - 1 : this.lowerBound(after) - 1;
+      let i = after === undefined ? this.end - 1 : this.lowerBound(after) - 1;
       for (; i >= this.head; i--) yield items[i]!;
     } else {
       let i = after === undefined ? this.head : this.lowerBound(after + 1);
-      for (; i < items.length; i++) yield items[i]!;
+      for (; i < this.end; i++) yield items[i]!;
     }
+  }
+
+  /** Moves the positions to the front of an array with room for `capacity` (at least one). */
+  private resize(capacity: number): void {
+    const size = this.size;
+    const next = new Array<number>(Math.max(capacity, 1));
+    for (let i = 0; i < size; i++) next[i] = this.items[this.head + i]!;
+    this.items = next;
+    this.head = 0;
+    this.end = size;
   }
 
   /** The first index at or after the head whose position is >= `position`. */
   private lowerBound(position: number): number {
     let low = this.head;
-    let high = this.items.length;
+    let high = this.end;
     while (low < high) {
       const mid = (low + high) >>> 1;
       if (this.items[mid]! < position) low = mid + 1;
@@ -178,7 +198,7 @@ export class AppendOnlyTable<T> implements StoredTable<T> {
     const defs = this.indexDefs;
     for (let i = 0; i < defs.length; i++) {
       const key = defs[i]![1](row);
-      if (key !== null && key !== undefined) this.queue(i, key).push(position);
+      if (key !== null && key !== undefined) this.file(i, key, position);
     }
     this.recordUndo(() => this.takeBackNewest(id, this.keysOf(row)), { table: this.name, op: "put", row });
     return row;
@@ -265,14 +285,13 @@ export class AppendOnlyTable<T> implements StoredTable<T> {
     return this.state.indexes[number]!.get(key);
   }
 
-  private queue(index: number, key: string): PositionQueue {
+  /** Files a position under a key: at the end (an insert), or in front (a drop undone). */
+  private file(index: number, key: string, position: number, front = false): void {
     const buckets = this.state.indexes[index]!;
-    let bucket = buckets.get(key);
-    if (!bucket) {
-      bucket = new PositionQueue();
-      buckets.set(key, bucket);
-    }
-    return bucket;
+    const bucket = buckets.get(key);
+    if (!bucket) buckets.set(key, new PositionQueue(position));
+    else if (front) bucket.unshift(position);
+    else bucket.push(position);
   }
 
   /** Undoes the newest insert (undos run newest first, so it is still the newest). */
@@ -300,7 +319,7 @@ export class AppendOnlyTable<T> implements StoredTable<T> {
     state.position.set(id, position);
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i];
-      if (key !== null && key !== undefined) this.queue(i, key).unshift(position);
+      if (key !== null && key !== undefined) this.file(i, key, position, true);
     }
   }
 }
@@ -345,7 +364,7 @@ export class AppendOnlyContents<T> implements TableBuilder<T> {
       const buckets = state.indexes[i]!;
       const bucket = buckets.get(key);
       if (bucket) bucket.push(position);
-      else buckets.set(key, new PositionQueue([position]));
+      else buckets.set(key, new PositionQueue(position));
     }
   }
 
