@@ -3,26 +3,23 @@ import { z } from "zod";
 import type { SandboxEvent } from "../../domain/event.js";
 import { found } from "../../domain/found.js";
 import { iso8601 } from "../format.js";
-import { defineRoute } from "../route.js";
 import { renderAccount } from "./accounts.js";
 import { renderAgentExtension } from "./agent-extensions.js";
 import { renderBalanceTransaction } from "./balances.js";
 import {
   carrierBase,
-  collectionDocumentSchema,
   listDocument,
   pagingQuery,
   type ResourceObject,
   resourceObject,
   resourceSchema,
-  singleDocument,
-  singleDocumentSchema,
 } from "./document.js";
 import { type ListFilters, listPage } from "./list-filters.js";
 import { renderMessage } from "./messages.js";
 import { renderPhoneCall } from "./phone-calls.js";
 import { renderPhoneNumber } from "./phone-numbers.js";
 import { renderRate } from "./rates.js";
+import { carrierResourceRoutes } from "./resource-routes.js";
 import { renderRingGroup } from "./ring-groups.js";
 import { renderSipTrunk } from "./sip-trunks.js";
 import { renderTtsEvent } from "./tts-events.js";
@@ -120,30 +117,23 @@ const listFilters: ListFilters<SandboxEvent> = {
   },
 };
 
-export const carrierEventRoutes = [
-  defineRoute({
-    method: "GET",
-    path: collection,
-    surface: "carrier",
+export const carrierEventRoutes = carrierResourceRoutes({
+  type: "event",
+  collection,
+  instance: `${collection}/:id`,
+  schema: eventResource,
+  render: renderEvent,
+  find: ({ params, request, services }) => found(services.context.store.events.get(params.id!), request.path),
+  list: {
     summary: "List events, oldest first: filter by account, event type, resource type and resource id",
-    auth: { kind: "carrier" },
     query: listQuery,
-    response: collectionDocumentSchema(eventResource),
-    handle({ query, services }) {
-      const records = listPage(services.context.store.events, query, listFilters);
-      return listDocument(collection, query, records, renderEvent);
-    },
-  }),
-  defineRoute({
-    method: "GET",
-    path: `${collection}/:id`,
-    surface: "carrier",
-    summary: "Fetch an event",
-    auth: { kind: "carrier" },
-    response: singleDocumentSchema(eventResource),
-    handle({ params, request, services }) {
-      const event = found(services.context.store.events.get(params.id!), request.path);
-      return singleDocument(200, renderEvent(event));
-    },
-  }),
-];
+    answer: ({ query, services }) =>
+      listDocument(
+        collection,
+        query,
+        listPage(services.context.store.events, query, listFilters),
+        renderEvent,
+      ),
+  },
+  fetch: { summary: "Fetch an event" },
+});

@@ -4,22 +4,18 @@ import { found } from "../../domain/found.js";
 import { type Message, messageDirections, messageStatuses } from "../../domain/message.js";
 import { correctMessage } from "../../engine/billing-corrections.js";
 import { iso8601, iso8601OrNull } from "../format.js";
-import { defineRoute } from "../route.js";
-import type { RouteServices } from "../services.js";
 import {
   carrierBase,
-  collectionDocumentSchema,
   dateFilter,
   listDocument,
   numberFilter,
   pagingQuery,
   resourceObject,
   resourceSchema,
-  singleDocument,
-  singleDocumentSchema,
 } from "./document.js";
 import { type ListFilters, listPage } from "./list-filters.js";
 import { chargePrice } from "./phone-calls.js";
+import { carrierResourceRoutes } from "./resource-routes.js";
 
 const collection = `${carrierBase}/messages`;
 const instance = `${collection}/:id`;
@@ -140,51 +136,29 @@ const updateBody = z.object({
   }),
 });
 
-function findMessage(services: RouteServices, id: string, path: string): Message {
-  return found(services.context.store.messages.get(id), path);
-}
-
-export const carrierMessageRoutes = [
-  defineRoute({
-    method: "GET",
-    path: collection,
-    surface: "carrier",
+export const carrierMessageRoutes = carrierResourceRoutes({
+  type: "message",
+  collection,
+  instance,
+  schema: messageResource,
+  render: renderMessage,
+  find: ({ params, request, services }) =>
+    found(services.context.store.messages.get(params.id!), request.path),
+  list: {
     summary: "List messages: filter by account, to, from, status, message type, direction and creation date",
-    auth: { kind: "carrier" },
     query: listQuery,
-    response: collectionDocumentSchema(messageResource),
-    handle({ query, services }) {
-      const records = listPage(services.context.store.messages, query, listFilters);
-      return listDocument(collection, query, records, renderMessage);
-    },
-  }),
-  defineRoute({
-    method: "GET",
-    path: instance,
-    surface: "carrier",
-    summary: "Fetch a message",
-    auth: { kind: "carrier" },
-    response: singleDocumentSchema(messageResource),
-    handle({ params, request, services }) {
-      return singleDocument(200, renderMessage(findMessage(services, params.id!, request.path)));
-    },
-  }),
-  defineRoute({
-    method: "PATCH",
-    path: instance,
-    surface: "carrier",
+    answer: ({ query, services }) =>
+      listDocument(
+        collection,
+        query,
+        listPage(services.context.store.messages, query, listFilters),
+        renderMessage,
+      ),
+  },
+  fetch: { summary: "Fetch a message" },
+  update: {
     summary: "Correct a message's status or price (0 or negative) before reconciliation",
-    auth: { kind: "carrier" },
     body: updateBody,
-    resourceType: "message",
-    idParam: "id",
-    response: singleDocumentSchema(messageResource),
-    handle({ params, body, request, services }) {
-      const message = findMessage(services, params.id!, request.path);
-      return singleDocument(
-        200,
-        renderMessage(correctMessage(services.context, message, body.data.attributes)),
-      );
-    },
-  }),
-];
+    change: ({ body, services }, message) => correctMessage(services.context, message, body.data.attributes),
+  },
+});

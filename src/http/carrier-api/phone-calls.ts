@@ -5,21 +5,17 @@ import { decimalString } from "../../domain/fields.js";
 import { found } from "../../domain/found.js";
 import { correctCall } from "../../engine/billing-corrections.js";
 import { iso8601, iso8601OrNull } from "../format.js";
-import { defineRoute } from "../route.js";
-import type { RouteServices } from "../services.js";
 import {
   carrierBase,
-  collectionDocumentSchema,
   dateFilter,
   listDocument,
   numberFilter,
   pagingQuery,
   resourceObject,
   resourceSchema,
-  singleDocument,
-  singleDocumentSchema,
 } from "./document.js";
 import { type ListFilters, listPage } from "./list-filters.js";
+import { carrierResourceRoutes } from "./resource-routes.js";
 
 const collection = `${carrierBase}/phone_calls`;
 const instance = `${collection}/:id`;
@@ -122,48 +118,28 @@ const updateBody = z.object({
   }),
 });
 
-function findCall(services: RouteServices, id: string, path: string): Call {
-  return found(services.context.store.calls.get(id), path);
-}
-
-export const carrierPhoneCallRoutes = [
-  defineRoute({
-    method: "GET",
-    path: collection,
-    surface: "carrier",
+export const carrierPhoneCallRoutes = carrierResourceRoutes({
+  type: "phone_call",
+  collection,
+  instance,
+  schema: phoneCallResource,
+  render: renderPhoneCall,
+  find: ({ params, request, services }) => found(services.context.store.calls.get(params.id!), request.path),
+  list: {
     summary: "List calls: filter by account, status, direction, from, to, trunk and creation date",
-    auth: { kind: "carrier" },
     query: listQuery,
-    response: collectionDocumentSchema(phoneCallResource),
-    handle({ query, services }) {
-      const records = listPage(services.context.store.calls, query, listFilters);
-      return listDocument(collection, query, records, renderPhoneCall);
-    },
-  }),
-  defineRoute({
-    method: "GET",
-    path: instance,
-    surface: "carrier",
-    summary: "Fetch a call's billing record",
-    auth: { kind: "carrier" },
-    response: singleDocumentSchema(phoneCallResource),
-    handle({ params, request, services }) {
-      return singleDocument(200, renderPhoneCall(findCall(services, params.id!, request.path)));
-    },
-  }),
-  defineRoute({
-    method: "PATCH",
-    path: instance,
-    surface: "carrier",
+    answer: ({ query, services }) =>
+      listDocument(
+        collection,
+        query,
+        listPage(services.context.store.calls, query, listFilters),
+        renderPhoneCall,
+      ),
+  },
+  fetch: { summary: "Fetch a call's billing record" },
+  update: {
     summary: "Override a call's price before reconciliation (0 or negative)",
-    auth: { kind: "carrier" },
     body: updateBody,
-    resourceType: "phone_call",
-    idParam: "id",
-    response: singleDocumentSchema(phoneCallResource),
-    handle({ params, body, request, services }) {
-      const call = findCall(services, params.id!, request.path);
-      return singleDocument(200, renderPhoneCall(correctCall(services.context, call, body.data.attributes)));
-    },
-  }),
-];
+    change: ({ body, services }, call) => correctCall(services.context, call, body.data.attributes),
+  },
+});

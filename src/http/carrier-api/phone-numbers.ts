@@ -16,21 +16,9 @@ import {
   updatePhoneNumber,
 } from "../../engine/phone-numbers.js";
 import { iso8601 } from "../format.js";
-import { defineRoute } from "../route.js";
-import type { RouteServices } from "../services.js";
-import {
-  carrierBase,
-  collectionDocumentSchema,
-  deletedDocument,
-  deletedDocumentSchema,
-  listDocument,
-  pagingQuery,
-  resourceObject,
-  resourceSchema,
-  singleDocument,
-  singleDocumentSchema,
-} from "./document.js";
+import { carrierBase, listDocument, pagingQuery, resourceObject, resourceSchema } from "./document.js";
 import { type ListFilters, listPage } from "./list-filters.js";
+import { carrierResourceRoutes } from "./resource-routes.js";
 
 const collection = `${carrierBase}/phone_numbers`;
 const instance = `${collection}/:id`;
@@ -126,10 +114,6 @@ const listQuery = z.strictObject({
   "filter[number_type]": z.enum(numberTypes).optional(),
 });
 
-function findNumber(services: RouteServices, id: string, path: string): PhoneNumber {
-  return found(services.context.store.phoneNumbers.get(id), path);
-}
-
 const listFilters: ListFilters<PhoneNumber> = {
   indexes: {
     account: ["filter[account_id]"],
@@ -147,58 +131,35 @@ const listFilters: ListFilters<PhoneNumber> = {
   match: { "filter[number]": (n, digits) => n.number.includes(digits) },
 };
 
-export const carrierPhoneNumberRoutes = [
-  defineRoute({
-    method: "POST",
-    path: collection,
-    surface: "carrier",
+export const carrierPhoneNumberRoutes = carrierResourceRoutes({
+  type: "phone_number",
+  collection,
+  instance,
+  schema: phoneNumberResource,
+  render: renderPhoneNumber,
+  find: ({ params, request, services }) =>
+    found(services.context.store.phoneNumbers.get(params.id!), request.path),
+  create: {
     summary: "Add a number to the carrier inventory",
-    auth: { kind: "carrier" },
     body: createBody,
-    resourceType: "phone_number",
-    status: 201,
-    response: singleDocumentSchema(phoneNumberResource),
-    handle({ body, services }) {
-      const resource = renderPhoneNumber(createPhoneNumber(services.context, body.data.attributes));
-      return singleDocument(201, resource, { location: resource.links.self });
-    },
-  }),
-  defineRoute({
-    method: "GET",
-    path: collection,
-    surface: "carrier",
+    make: ({ body, services }) => createPhoneNumber(services.context, body.data.attributes),
+  },
+  list: {
     summary: "List the inventory, with filters",
-    auth: { kind: "carrier" },
-    response: collectionDocumentSchema(phoneNumberResource),
     query: listQuery,
-    handle({ query, services }) {
-      const records = listPage(services.context.store.phoneNumbers, query, listFilters);
-      return listDocument(collection, query, records, renderPhoneNumber);
-    },
-  }),
-  defineRoute({
-    method: "GET",
-    path: instance,
-    surface: "carrier",
-    summary: "Fetch a number",
-    auth: { kind: "carrier" },
-    response: singleDocumentSchema(phoneNumberResource),
-    handle({ params, request, services }) {
-      return singleDocument(200, renderPhoneNumber(findNumber(services, params.id!, request.path)));
-    },
-  }),
-  defineRoute({
-    method: "PATCH",
-    path: instance,
-    surface: "carrier",
+    answer: ({ query, services }) =>
+      listDocument(
+        collection,
+        query,
+        listPage(services.context.store.phoneNumbers, query, listFilters),
+        renderPhoneNumber,
+      ),
+  },
+  fetch: { summary: "Fetch a number" },
+  update: {
     summary: "Update a number's price, visibility, metadata and location attributes",
-    auth: { kind: "carrier" },
     body: updateBody,
-    resourceType: "phone_number",
-    idParam: "id",
-    response: singleDocumentSchema(phoneNumberResource),
-    handle({ params, body, request, services }) {
-      const number = findNumber(services, params.id!, request.path);
+    change({ body, services }, number) {
       const { number: e164Value, ...changes } = body.data.attributes;
       if (e164Value !== undefined && e164Value !== number.number) {
         throw errors.invalidAttribute(
@@ -206,22 +167,13 @@ export const carrierPhoneNumberRoutes = [
           "number cannot be changed; delete this number and create the new one.",
         );
       }
-      return singleDocument(200, renderPhoneNumber(updatePhoneNumber(services.context, number, changes)));
+      return updatePhoneNumber(services.context, number, changes);
     },
-  }),
-  defineRoute({
-    method: "DELETE",
-    path: instance,
-    surface: "carrier",
+  },
+  remove: {
     summary: "Release an assigned number back to the inventory, or remove an unassigned one from it",
-    auth: { kind: "carrier" },
-    response: z.union([singleDocumentSchema(phoneNumberResource), deletedDocumentSchema]),
-    handle({ params, request, services }) {
-      const number = findNumber(services, params.id!, request.path);
-      if (number.status === "assigned")
-        return singleDocument(200, renderPhoneNumber(releaseNumber(services.context, number)));
-      removePhoneNumber(services.context, number);
-      return deletedDocument("phone_number", number.sid);
-    },
-  }),
-];
+    keep: ({ services }, number) =>
+      number.status === "assigned" ? releaseNumber(services.context, number) : undefined,
+    drop: ({ services }, number) => removePhoneNumber(services.context, number),
+  },
+});

@@ -1,5 +1,5 @@
-// One carrier resource's five routes from one declaration: create, list, fetch, change and delete.
-import type { z } from "zod";
+// One carrier resource's routes from one declaration: list and fetch, and create, change and delete where it has them.
+import { z } from "zod";
 import { defineRoute, type RouteContext } from "../route.js";
 import type { SandboxResponse } from "../types.js";
 import {
@@ -25,38 +25,50 @@ export interface CarrierResource<Row extends { sid: string }, Create, Update, Qu
   render(row: Row): ResourceObject;
   /** The row the instance path names; its 404 otherwise (a nested resource checks its account too). */
   find(ctx: Context<unknown, unknown>): Row;
-  create: { summary: string; body: z.ZodType<Create>; make(ctx: Context<undefined, Create>): Row };
+  /** Absent: the carrier cannot create these rows (the service makes them: calls, messages, events). */
+  create?: { summary: string; body: z.ZodType<Create>; make(ctx: Context<undefined, Create>): Row };
   list: { summary: string; query: z.ZodType<Query>; answer(ctx: Context<Query>): SandboxResponse };
   fetch: { summary: string };
-  update: {
+  /** Absent: the rows cannot be changed. */
+  update?: {
     summary: string;
     body: z.ZodType<Update>;
     change(ctx: Context<undefined, Update>, row: Row): Row;
   };
-  remove: { summary: string; drop(ctx: Context, row: Row): void };
+  /** Absent: the rows cannot be deleted. */
+  remove?: {
+    summary: string;
+    /**
+     * Where a delete may leave the row in place, changed (a number released back to the inventory): does
+     * that and returns the row as it now is, which is then the answer; undefined to go on and delete it.
+     */
+    keep?(ctx: Context, row: Row): Row | undefined;
+    drop(ctx: Context, row: Row): void;
+  };
 }
 
 export function carrierResourceRoutes<Row extends { sid: string }, Create, Update, Query>(
   resource: CarrierResource<Row, Create, Update, Query>,
 ) {
-  const { type, collection, instance, schema, render, find } = resource;
+  const { type, collection, instance, schema, render, find, create, update, remove } = resource;
   const single = singleDocumentSchema(schema);
   return [
-    defineRoute<undefined, Create>({
-      method: "POST",
-      path: collection,
-      surface: "carrier",
-      summary: resource.create.summary,
-      auth: { kind: "carrier" },
-      body: resource.create.body,
-      resourceType: type,
-      status: 201,
-      response: single,
-      handle(ctx) {
-        const created = render(resource.create.make(ctx));
-        return singleDocument(201, created, { location: created.links.self });
-      },
-    }),
+    create &&
+      defineRoute<undefined, Create>({
+        method: "POST",
+        path: collection,
+        surface: "carrier",
+        summary: create.summary,
+        auth: { kind: "carrier" },
+        body: create.body,
+        resourceType: type,
+        status: 201,
+        response: single,
+        handle(ctx) {
+          const created = render(create.make(ctx));
+          return singleDocument(201, created, { location: created.links.self });
+        },
+      }),
     defineRoute<Query>({
       method: "GET",
       path: collection,
@@ -76,30 +88,34 @@ export function carrierResourceRoutes<Row extends { sid: string }, Create, Updat
       response: single,
       handle: (ctx) => singleDocument(200, render(find(ctx))),
     }),
-    defineRoute<undefined, Update>({
-      method: "PATCH",
-      path: instance,
-      surface: "carrier",
-      summary: resource.update.summary,
-      auth: { kind: "carrier" },
-      body: resource.update.body,
-      resourceType: type,
-      idParam: "id",
-      response: single,
-      handle: (ctx) => singleDocument(200, render(resource.update.change(ctx, find(ctx)))),
-    }),
-    defineRoute({
-      method: "DELETE",
-      path: instance,
-      surface: "carrier",
-      summary: resource.remove.summary,
-      auth: { kind: "carrier" },
-      response: deletedDocumentSchema,
-      handle(ctx) {
-        const row = find(ctx);
-        resource.remove.drop(ctx, row);
-        return deletedDocument(type, row.sid);
-      },
-    }),
-  ];
+    update &&
+      defineRoute<undefined, Update>({
+        method: "PATCH",
+        path: instance,
+        surface: "carrier",
+        summary: update.summary,
+        auth: { kind: "carrier" },
+        body: update.body,
+        resourceType: type,
+        idParam: "id",
+        response: single,
+        handle: (ctx) => singleDocument(200, render(update.change(ctx, find(ctx)))),
+      }),
+    remove &&
+      defineRoute({
+        method: "DELETE",
+        path: instance,
+        surface: "carrier",
+        summary: remove.summary,
+        auth: { kind: "carrier" },
+        response: remove.keep ? z.union([single, deletedDocumentSchema]) : deletedDocumentSchema,
+        handle(ctx) {
+          const row = find(ctx);
+          const kept = remove.keep?.(ctx, row);
+          if (kept) return singleDocument(200, render(kept));
+          remove.drop(ctx, row);
+          return deletedDocument(type, row.sid);
+        },
+      }),
+  ].filter((route) => route !== undefined);
 }

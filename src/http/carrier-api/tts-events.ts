@@ -3,19 +3,16 @@ import { z } from "zod";
 import type { TtsEvent } from "../../domain/carrier-records.js";
 import { found } from "../../domain/found.js";
 import { iso8601 } from "../format.js";
-import { defineRoute } from "../route.js";
 import {
   carrierBase,
-  collectionDocumentSchema,
   dateFilter,
   listDocument,
   pagingQuery,
   resourceObject,
   resourceSchema,
-  singleDocument,
-  singleDocumentSchema,
 } from "./document.js";
 import { type ListFilters, listPage } from "./list-filters.js";
+import { carrierResourceRoutes } from "./resource-routes.js";
 
 const collection = `${carrierBase}/tts_events`;
 
@@ -72,30 +69,24 @@ const listFilters: ListFilters<TtsEvent> = {
   createdAt: (t) => t.created_at,
 };
 
-export const carrierTtsEventRoutes = [
-  defineRoute({
-    method: "GET",
-    path: collection,
-    surface: "carrier",
+export const carrierTtsEventRoutes = carrierResourceRoutes({
+  type: "tts_event",
+  collection,
+  instance: `${collection}/:id`,
+  schema: ttsEventResource,
+  render: renderTtsEvent,
+  find: ({ params, request, services }) =>
+    found(services.context.store.ttsEvents.get(params.id!), request.path),
+  list: {
     summary: "List TTS uses: filter by account, call, voice and creation date",
-    auth: { kind: "carrier" },
     query: listQuery,
-    response: collectionDocumentSchema(ttsEventResource),
-    handle({ query, services }) {
-      const records = listPage(services.context.store.ttsEvents, query, listFilters);
-      return listDocument(collection, query, records, renderTtsEvent);
-    },
-  }),
-  defineRoute({
-    method: "GET",
-    path: `${collection}/:id`,
-    surface: "carrier",
-    summary: "Fetch a TTS event",
-    auth: { kind: "carrier" },
-    response: singleDocumentSchema(ttsEventResource),
-    handle({ params, request, services }) {
-      const event = found(services.context.store.ttsEvents.get(params.id!), request.path);
-      return singleDocument(200, renderTtsEvent(event));
-    },
-  }),
-];
+    answer: ({ query, services }) =>
+      listDocument(
+        collection,
+        query,
+        listPage(services.context.store.ttsEvents, query, listFilters),
+        renderTtsEvent,
+      ),
+  },
+  fetch: { summary: "Fetch a TTS event" },
+});
