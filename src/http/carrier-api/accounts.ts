@@ -4,9 +4,9 @@ import { type Account, accountStatuses } from "../../domain/account.js";
 import { metadata } from "../../domain/fields.js";
 import { createAccount, deleteAccount, getAccount, updateAccount } from "../../engine/accounts.js";
 import { iso8601 } from "../format.js";
-import { carrierBase, listDocument, pagingQuery, resourceObject, resourceSchema } from "./document.js";
-import { type ListFilters, listPage } from "./list-filters.js";
-import { carrierResourceRoutes } from "./resource-routes.js";
+import { carrierBase, pagingQuery, resourceObject, resourceSchema } from "./document.js";
+import type { ListFilters } from "./list-filters.js";
+import { carrierResourceRoutes, listIn } from "./resource-routes.js";
 
 const collection = `${carrierBase}/accounts`;
 const instance = `${collection}/:id`;
@@ -77,13 +77,7 @@ export const carrierAccountRoutes = carrierResourceRoutes({
   list: {
     summary: "List the carrier's accounts",
     query: z.strictObject({ ...pagingQuery, "filter[status]": z.enum(accountStatuses).optional() }),
-    answer: ({ query, services }) =>
-      listDocument(
-        collection,
-        query,
-        listPage(services.context.store.accounts, query, listFilters),
-        renderAccount,
-      ),
+    answer: listIn(collection, (store) => store.accounts, listFilters, renderAccount),
   },
   fetch: { summary: "Fetch an account" },
   update: {

@@ -1,25 +1,17 @@
 // Carrier events: every state change in the sandbox, with the affected resource as it was. List with filters, fetch.
 import { z } from "zod";
 import type { SandboxEvent } from "../../domain/event.js";
-import { found } from "../../domain/found.js";
 import { iso8601 } from "../format.js";
 import { renderAccount } from "./accounts.js";
 import { renderAgentExtension } from "./agent-extensions.js";
 import { renderBalanceTransaction } from "./balances.js";
-import {
-  carrierBase,
-  listDocument,
-  pagingQuery,
-  type ResourceObject,
-  resourceObject,
-  resourceSchema,
-} from "./document.js";
-import { type ListFilters, listPage } from "./list-filters.js";
+import { carrierBase, pagingQuery, type ResourceObject, resourceObject, resourceSchema } from "./document.js";
+import type { ListFilters } from "./list-filters.js";
 import { renderMessage } from "./messages.js";
 import { renderPhoneCall } from "./phone-calls.js";
 import { renderPhoneNumber } from "./phone-numbers.js";
 import { renderRate } from "./rates.js";
-import { carrierResourceRoutes } from "./resource-routes.js";
+import { carrierResourceRoutes, findIn, listIn } from "./resource-routes.js";
 import { renderRingGroup } from "./ring-groups.js";
 import { renderSipTrunk } from "./sip-trunks.js";
 import { renderTtsEvent } from "./tts-events.js";
@@ -123,17 +115,11 @@ export const carrierEventRoutes = carrierResourceRoutes({
   instance: `${collection}/:id`,
   schema: eventResource,
   render: renderEvent,
-  find: ({ params, request, services }) => found(services.context.store.events.get(params.id!), request.path),
+  find: findIn((store) => store.events),
   list: {
     summary: "List events, oldest first: filter by account, event type, resource type and resource id",
     query: listQuery,
-    answer: ({ query, services }) =>
-      listDocument(
-        collection,
-        query,
-        listPage(services.context.store.events, query, listFilters),
-        renderEvent,
-      ),
+    answer: listIn(collection, (store) => store.events, listFilters, renderEvent),
   },
   fetch: { summary: "Fetch an event" },
 });

@@ -1,21 +1,19 @@
 // Carrier messages: every SMS and MMS with its billing. List with the spec's filters, fetch, PATCH status and price.
 import { z } from "zod";
-import { found } from "../../domain/found.js";
 import { type Message, messageDirections, messageStatuses } from "../../domain/message.js";
 import { correctMessage } from "../../engine/billing-corrections.js";
 import { iso8601, iso8601OrNull } from "../format.js";
 import {
   carrierBase,
   dateFilter,
-  listDocument,
   numberFilter,
   pagingQuery,
   resourceObject,
   resourceSchema,
 } from "./document.js";
-import { type ListFilters, listPage } from "./list-filters.js";
+import type { ListFilters } from "./list-filters.js";
 import { chargePrice } from "./phone-calls.js";
-import { carrierResourceRoutes } from "./resource-routes.js";
+import { carrierResourceRoutes, findIn, listIn } from "./resource-routes.js";
 
 const collection = `${carrierBase}/messages`;
 const instance = `${collection}/:id`;
@@ -142,18 +140,11 @@ export const carrierMessageRoutes = carrierResourceRoutes({
   instance,
   schema: messageResource,
   render: renderMessage,
-  find: ({ params, request, services }) =>
-    found(services.context.store.messages.get(params.id!), request.path),
+  find: findIn((store) => store.messages),
   list: {
     summary: "List messages: filter by account, to, from, status, message type, direction and creation date",
     query: listQuery,
-    answer: ({ query, services }) =>
-      listDocument(
-        collection,
-        query,
-        listPage(services.context.store.messages, query, listFilters),
-        renderMessage,
-      ),
+    answer: listIn(collection, (store) => store.messages, listFilters, renderMessage),
   },
   fetch: { summary: "Fetch a message" },
   update: {

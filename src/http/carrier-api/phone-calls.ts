@@ -2,20 +2,18 @@
 import { z } from "zod";
 import { type Call, callDirections, callStatuses } from "../../domain/call.js";
 import { decimalString } from "../../domain/fields.js";
-import { found } from "../../domain/found.js";
 import { correctCall } from "../../engine/billing-corrections.js";
 import { iso8601, iso8601OrNull } from "../format.js";
 import {
   carrierBase,
   dateFilter,
-  listDocument,
   numberFilter,
   pagingQuery,
   resourceObject,
   resourceSchema,
 } from "./document.js";
-import { type ListFilters, listPage } from "./list-filters.js";
-import { carrierResourceRoutes } from "./resource-routes.js";
+import type { ListFilters } from "./list-filters.js";
+import { carrierResourceRoutes, findIn, listIn } from "./resource-routes.js";
 
 const collection = `${carrierBase}/phone_calls`;
 const instance = `${collection}/:id`;
@@ -124,17 +122,11 @@ export const carrierPhoneCallRoutes = carrierResourceRoutes({
   instance,
   schema: phoneCallResource,
   render: renderPhoneCall,
-  find: ({ params, request, services }) => found(services.context.store.calls.get(params.id!), request.path),
+  find: findIn((store) => store.calls),
   list: {
     summary: "List calls: filter by account, status, direction, from, to, trunk and creation date",
     query: listQuery,
-    answer: ({ query, services }) =>
-      listDocument(
-        collection,
-        query,
-        listPage(services.context.store.calls, query, listFilters),
-        renderPhoneCall,
-      ),
+    answer: listIn(collection, (store) => store.calls, listFilters, renderPhoneCall),
   },
   fetch: { summary: "Fetch a call's billing record" },
   update: {

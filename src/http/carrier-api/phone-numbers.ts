@@ -2,7 +2,6 @@
 import { z } from "zod";
 import { errors } from "../../domain/errors.js";
 import { decimalString, e164, isoCountry, metadata } from "../../domain/fields.js";
-import { found } from "../../domain/found.js";
 import {
   numberTypes,
   type PhoneNumber,
@@ -16,9 +15,9 @@ import {
   updatePhoneNumber,
 } from "../../engine/phone-numbers.js";
 import { iso8601 } from "../format.js";
-import { carrierBase, listDocument, pagingQuery, resourceObject, resourceSchema } from "./document.js";
-import { type ListFilters, listPage } from "./list-filters.js";
-import { carrierResourceRoutes } from "./resource-routes.js";
+import { carrierBase, pagingQuery, resourceObject, resourceSchema } from "./document.js";
+import type { ListFilters } from "./list-filters.js";
+import { carrierResourceRoutes, findIn, listIn } from "./resource-routes.js";
 
 const collection = `${carrierBase}/phone_numbers`;
 const instance = `${collection}/:id`;
@@ -137,8 +136,7 @@ export const carrierPhoneNumberRoutes = carrierResourceRoutes({
   instance,
   schema: phoneNumberResource,
   render: renderPhoneNumber,
-  find: ({ params, request, services }) =>
-    found(services.context.store.phoneNumbers.get(params.id!), request.path),
+  find: findIn((store) => store.phoneNumbers),
   create: {
     summary: "Add a number to the carrier inventory",
     body: createBody,
@@ -147,13 +145,7 @@ export const carrierPhoneNumberRoutes = carrierResourceRoutes({
   list: {
     summary: "List the inventory, with filters",
     query: listQuery,
-    answer: ({ query, services }) =>
-      listDocument(
-        collection,
-        query,
-        listPage(services.context.store.phoneNumbers, query, listFilters),
-        renderPhoneNumber,
-      ),
+    answer: listIn(collection, (store) => store.phoneNumbers, listFilters, renderPhoneNumber),
   },
   fetch: { summary: "Fetch a number" },
   update: {

@@ -4,9 +4,9 @@ import { decimalString, isoCountry } from "../../domain/fields.js";
 import { type Rate, rateCategories, rateUnits } from "../../domain/rate.js";
 import { createRate, deleteRate, getRate, updateRate } from "../../engine/rates.js";
 import { iso8601 } from "../format.js";
-import { carrierBase, listDocument, pagingQuery, resourceObject, resourceSchema } from "./document.js";
-import { type ListFilters, listPage } from "./list-filters.js";
-import { carrierResourceRoutes } from "./resource-routes.js";
+import { carrierBase, pagingQuery, resourceObject, resourceSchema } from "./document.js";
+import type { ListFilters } from "./list-filters.js";
+import { carrierResourceRoutes, listIn } from "./resource-routes.js";
 
 const collection = `${carrierBase}/rates`;
 const instance = `${collection}/:id`;
@@ -101,8 +101,7 @@ export const carrierRateRoutes = carrierResourceRoutes({
   list: {
     summary: "List rates, with filters",
     query: listQuery,
-    answer: ({ query, services }) =>
-      listDocument(collection, query, listPage(services.context.store.rates, query, listFilters), renderRate),
+    answer: listIn(collection, (store) => store.rates, listFilters, renderRate),
   },
   fetch: { summary: "Fetch a rate" },
   update: {

@@ -1,15 +1,20 @@
 // One carrier resource's routes from one declaration: list and fetch, and create, change and delete where it has them.
 import { z } from "zod";
+import { found } from "../../domain/found.js";
+import type { Store } from "../../domain/store.js";
+import type { StoredTable } from "../../domain/stored-table.js";
 import { defineRoute, type RouteContext } from "../route.js";
 import type { SandboxResponse } from "../types.js";
 import {
   collectionDocumentSchema,
   deletedDocument,
   deletedDocumentSchema,
+  listDocument,
   type ResourceObject,
   singleDocument,
   singleDocumentSchema,
 } from "./document.js";
+import { type ListFilters, listPage } from "./list-filters.js";
 
 type Context<Q = undefined, B = undefined> = RouteContext<Q, B>;
 
@@ -46,6 +51,23 @@ export interface CarrierResource<Row extends { sid: string }, Create, Update, Qu
     drop(ctx: Context, row: Row): void;
   };
 }
+
+/** `find` of a resource at the top of the API: the row of its table the path's id names, 404 otherwise. */
+export const findIn =
+  <Row>(table: (store: Store) => StoredTable<Row>) =>
+  ({ params, request, services }: Context<unknown, unknown>): Row =>
+    found(table(services.context.store).get(params.id!), request.path);
+
+/** `list.answer` of a resource at the top of the API: one page of its table through the list's filters. */
+export const listIn =
+  <Row>(
+    collection: string,
+    table: (store: Store) => StoredTable<Row>,
+    filters: ListFilters<Row>,
+    render: (row: Row) => ResourceObject,
+  ) =>
+  ({ query, services }: Context<{ page: number; per_page: number }>): SandboxResponse =>
+    listDocument(collection, query, listPage(table(services.context.store), query, filters), render);
 
 export function carrierResourceRoutes<Row extends { sid: string }, Create, Update, Query>(
   resource: CarrierResource<Row, Create, Update, Query>,

@@ -13,7 +13,6 @@ import { iso8601 } from "../format.js";
 import { defineRoute } from "../route.js";
 import {
   carrierBase,
-  listDocument,
   pagingQuery,
   resourceObject,
   resourceSchema,
@@ -23,9 +22,9 @@ import {
   toManyInput,
   toOneInput,
 } from "./document.js";
-import { type ListFilters, listPage } from "./list-filters.js";
+import type { ListFilters } from "./list-filters.js";
 import { phoneCallResource, renderPhoneCall } from "./phone-calls.js";
-import { carrierResourceRoutes } from "./resource-routes.js";
+import { carrierResourceRoutes, listIn } from "./resource-routes.js";
 
 const collection = `${carrierBase}/sip_trunks`;
 const instance = `${collection}/:id`;
@@ -145,13 +144,7 @@ export const carrierSipTrunkRoutes = [
     list: {
       summary: "List SIP trunks",
       query: z.strictObject({ ...pagingQuery, "filter[account_id]": z.string().optional() }),
-      answer: ({ query, services }) =>
-        listDocument(
-          collection,
-          query,
-          listPage(services.context.store.sipTrunks, query, listFilters),
-          renderSipTrunk,
-        ),
+      answer: listIn(collection, (store) => store.sipTrunks, listFilters, renderSipTrunk),
     },
     fetch: { summary: "Fetch a SIP trunk" },
     update: {

@@ -1,18 +1,10 @@
 // Carrier TTS events: one per text-to-speech use (account, call, voice, characters, price). List and fetch.
 import { z } from "zod";
 import type { TtsEvent } from "../../domain/carrier-records.js";
-import { found } from "../../domain/found.js";
 import { iso8601 } from "../format.js";
-import {
-  carrierBase,
-  dateFilter,
-  listDocument,
-  pagingQuery,
-  resourceObject,
-  resourceSchema,
-} from "./document.js";
-import { type ListFilters, listPage } from "./list-filters.js";
-import { carrierResourceRoutes } from "./resource-routes.js";
+import { carrierBase, dateFilter, pagingQuery, resourceObject, resourceSchema } from "./document.js";
+import type { ListFilters } from "./list-filters.js";
+import { carrierResourceRoutes, findIn, listIn } from "./resource-routes.js";
 
 const collection = `${carrierBase}/tts_events`;
 
@@ -75,18 +67,11 @@ export const carrierTtsEventRoutes = carrierResourceRoutes({
   instance: `${collection}/:id`,
   schema: ttsEventResource,
   render: renderTtsEvent,
-  find: ({ params, request, services }) =>
-    found(services.context.store.ttsEvents.get(params.id!), request.path),
+  find: findIn((store) => store.ttsEvents),
   list: {
     summary: "List TTS uses: filter by account, call, voice and creation date",
     query: listQuery,
-    answer: ({ query, services }) =>
-      listDocument(
-        collection,
-        query,
-        listPage(services.context.store.ttsEvents, query, listFilters),
-        renderTtsEvent,
-      ),
+    answer: listIn(collection, (store) => store.ttsEvents, listFilters, renderTtsEvent),
   },
   fetch: { summary: "Fetch a TTS event" },
 });
