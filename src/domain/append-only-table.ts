@@ -9,14 +9,14 @@ import type {
   UndoRecorder,
 } from "./stored-table.js";
 
-/** A queue's dropped front is cut off once it is this long and at least half the array, so each drop costs O(1) amortized. */
+/** A queue's dropped front is cut off once it is this long and at least half of what it holds, so each drop costs O(1) amortized. */
 const compactFrom = 1024;
 
 /**
  * Ascending row positions: pushed at the end, dropped from the front, read by binary search. Most queues stay
  * short (one resource's few events), so the array starts with room for one and doubles when full: a push onto
- * a full array would reserve room for 17 or more. Measured (docs/decisions.md, event queues): each message's
- * two queues made ~600 B that lived as long as its events.
+ * a full array would reserve room for 17 or more. Measured (docs/decisions.md, form POST write path): a full
+ * window of 100,000 events held 3.6 MB less.
  */
 class PositionQueue {
   /** Positions live in `items[head]` to `items[end - 1]`; slots from `end` on are room to grow. */
@@ -57,36 +57,37 @@ class PositionQueue {
     if (this.head >= compactFrom && this.head * 2 >= this.end) this.resize(this.size);
   }
 
-  /** Puts a dropped oldest position back in front (a drop undone). */
+  /**
+   * Puts a dropped oldest position back in front (a drop undone). With no room in front, as much room as the
+   * queue holds is made there, so undoing a long run of drops costs O(1) a position amortized.
+   */
   unshift(position: number): void {
-    if (this.head === 0) {
-      this.resize(this.size + 1);
-      this.items.copyWithin(1, 0, this.end);
-      this.end++;
-      this.items[0] = position;
-    } else this.items[--this.head] = position;
+    if (this.head === 0) this.resize(this.size, Math.max(this.size, 1));
+    this.items[--this.head] = position;
   }
 
   /** Positions oldest first (newest first when reversed), starting after `after` (before it when reversed). */
   *walk(reverse: boolean, after?: number): Generator<number> {
-    const items = this.items;
+    // The array and its bounds as they are now: a push that moves the positions to a new array mid-walk
+    // leaves this one as it was.
+    const { items, head, end } = this;
     if (reverse) {
-      let i = after === undefined ? this.end - 1 : this.lowerBound(after) - 1;
-      for (; i >= this.head; i--) yield items[i]!;
+      let i = after === undefined ? end - 1 : this.lowerBound(after) - 1;
+      for (; i >= head; i--) yield items[i]!;
     } else {
-      let i = after === undefined ? this.head : this.lowerBound(after + 1);
-      for (; i < this.end; i++) yield items[i]!;
+      let i = after === undefined ? head : this.lowerBound(after + 1);
+      for (; i < end; i++) yield items[i]!;
     }
   }
 
-  /** Moves the positions to the front of an array with room for `capacity` (at least one). */
-  private resize(capacity: number): void {
+  /** Moves the positions to a new array with `front` free slots before them and room for `capacity` from there (at least one). */
+  private resize(capacity: number, front = 0): void {
     const size = this.size;
-    const next = new Array<number>(Math.max(capacity, 1));
-    for (let i = 0; i < size; i++) next[i] = this.items[this.head + i]!;
+    const next = new Array<number>(front + Math.max(capacity, 1));
+    for (let i = 0; i < size; i++) next[front + i] = this.items[this.head + i]!;
     this.items = next;
-    this.head = 0;
-    this.end = size;
+    this.head = front;
+    this.end = front + size;
   }
 
   /** The first index at or after the head whose position is >= `position`. */
@@ -100,6 +101,20 @@ class PositionQueue {
     }
     return low;
   }
+}
+
+/** Files a position after the others under `key` (an insert), starting the key's queue if it has none. */
+function fileNewest(buckets: Map<string, PositionQueue>, key: string, position: number): void {
+  const bucket = buckets.get(key);
+  if (bucket) bucket.push(position);
+  else buckets.set(key, new PositionQueue(position));
+}
+
+/** Files a position before the others under `key` (a drop undone), starting the key's queue if it has none. */
+function fileOldest(buckets: Map<string, PositionQueue>, key: string, position: number): void {
+  const bucket = buckets.get(key);
+  if (bucket) bucket.unshift(position);
+  else buckets.set(key, new PositionQueue(position));
 }
 
 /** A table's rows and indexes as an append-only table keeps them. */
@@ -198,7 +213,7 @@ export class AppendOnlyTable<T> implements StoredTable<T> {
     const defs = this.indexDefs;
     for (let i = 0; i < defs.length; i++) {
       const key = defs[i]![1](row);
-      if (key !== null && key !== undefined) this.file(i, key, position);
+      if (key !== null && key !== undefined) fileNewest(state.indexes[i]!, key, position);
     }
     this.recordUndo(() => this.takeBackNewest(id, this.keysOf(row)), { table: this.name, op: "put", row });
     return row;
@@ -285,15 +300,6 @@ export class AppendOnlyTable<T> implements StoredTable<T> {
     return this.state.indexes[number]!.get(key);
   }
 
-  /** Files a position under a key: at the end (an insert), or in front (a drop undone). */
-  private file(index: number, key: string, position: number, front = false): void {
-    const buckets = this.state.indexes[index]!;
-    const bucket = buckets.get(key);
-    if (!bucket) buckets.set(key, new PositionQueue(position));
-    else if (front) bucket.unshift(position);
-    else bucket.push(position);
-  }
-
   /** Undoes the newest insert (undos run newest first, so it is still the newest). */
   private takeBackNewest(id: string, keys: (string | null | undefined)[]): void {
     const state = this.state;
@@ -319,7 +325,7 @@ export class AppendOnlyTable<T> implements StoredTable<T> {
     state.position.set(id, position);
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i];
-      if (key !== null && key !== undefined) this.file(i, key, position, true);
+      if (key !== null && key !== undefined) fileOldest(state.indexes[i]!, key, position);
     }
   }
 }
@@ -361,10 +367,7 @@ export class AppendOnlyContents<T> implements TableBuilder<T> {
     for (let i = 0; i < this.indexDefs.length; i++) {
       const key = this.indexDefs[i]![1](row);
       if (key === null || key === undefined) continue;
-      const buckets = state.indexes[i]!;
-      const bucket = buckets.get(key);
-      if (bucket) bucket.push(position);
-      else buckets.set(key, new PositionQueue(position));
+      fileNewest(state.indexes[i]!, key, position);
     }
   }
 
