@@ -317,11 +317,17 @@ export class AppendOnlyTable<T> implements StoredTable<T> {
   /** Undoes a drop of the oldest row: it goes back in front, at its old position. */
   private putBackOldest(id: string, position: number, row: T, keys: (string | null | undefined)[]): void {
     const state = this.state;
-    if (state.head > 0) state.rows[--state.head] = row;
-    else {
-      state.rows.unshift(row);
-      state.base--;
+    if (state.head === 0) {
+      // No room in front: make as much as the table holds, so undoing a long run of drops does not move every
+      // row once per row put back.
+      const room = Math.max(state.rows.length, 1);
+      const rows = new Array<T | undefined>(room + state.rows.length);
+      for (let i = 0; i < state.rows.length; i++) rows[room + i] = state.rows[i];
+      state.rows = rows;
+      state.head = room;
+      state.base -= room;
     }
+    state.rows[--state.head] = row;
     state.position.set(id, position);
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i];
