@@ -83,9 +83,7 @@ class PositionQueue {
   /** Moves the positions to a new array with `front` free slots before them and room for `capacity` from there (at least one). */
   private resize(capacity: number, front = 0): void {
     const size = this.size;
-    const next = new Array<number>(front + Math.max(capacity, 1));
-    for (let i = 0; i < size; i++) next[front + i] = this.items[this.head + i]!;
-    this.items = next;
+    this.items = moved(this.items, this.head, this.end, front, front + Math.max(capacity, 1));
     this.head = front;
     this.end = front + size;
   }
@@ -101,6 +99,16 @@ class PositionQueue {
     }
     return low;
   }
+}
+
+/**
+ * `items[from]` to `items[to - 1]` in a new array of `length` slots, the first of them at index `at`: the slots
+ * before it are room for what is put back in front, those after it room to push.
+ */
+function moved<T>(items: readonly T[], from: number, to: number, at: number, length: number): T[] {
+  const next = new Array<T>(length);
+  for (let i = from; i < to; i++) next[at + i - from] = items[i]!;
+  return next;
 }
 
 /** Files a position after the others under `key` (an insert), starting the key's queue if it has none. */
@@ -321,9 +329,7 @@ export class AppendOnlyTable<T> implements StoredTable<T> {
       // No room in front: make as much as the table holds, so undoing a long run of drops does not move every
       // row once per row put back.
       const room = Math.max(state.rows.length, 1);
-      const rows = new Array<T | undefined>(room + state.rows.length);
-      for (let i = 0; i < state.rows.length; i++) rows[room + i] = state.rows[i];
-      state.rows = rows;
+      state.rows = moved(state.rows, 0, state.rows.length, room, room + state.rows.length);
       state.head = room;
       state.base -= room;
     }
