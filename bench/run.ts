@@ -94,7 +94,7 @@ if (sustained)
   );
 if (startup)
   console.log(
-    `  ${startup.name.padEnd(26)} library ${startup.libraryMs.toFixed(0)} ms vs msw/node ${startup.mswMs.toFixed(0)} ms (ratio ${startup.libraryRatio.toFixed(2)}); serve ${startup.coldStartMs.toFixed(0)} ms vs bare ${startup.bareStartMs.toFixed(0)} ms (ratio ${startup.coldRatio.toFixed(2)}, target <= 2)`,
+    `  ${startup.name.padEnd(26)} library ${startup.libraryMs.toFixed(0)} ms vs msw/node ${startup.mswMs.toFixed(0)} ms (ratio ${startup.libraryRatio.toFixed(2)}); serve ${startup.coldStartMs.toFixed(0)} ms vs bare ${startup.bareStartMs.toFixed(0)} ms (ratio ${startup.coldRatio.toFixed(2)}, target <= 2; first start ${startup.firstStartMs.toFixed(0)} ms, ${startup.firstStartRatio.toFixed(2)})`,
   );
 if (scale) {
   const largest = scale.sizes[scale.sizes.length - 1]!;

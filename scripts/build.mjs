@@ -1,6 +1,7 @@
 // `npm run build`: types from tsc, code bundled by esbuild (one file per entry point plus shared chunks), the inspector's browser files, the scenario JSON Schema.
 import { execFileSync } from "node:child_process";
-import { cpSync, rmSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { cpSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -50,6 +51,67 @@ const withoutZodLocales = {
   },
 };
 
+/** The CLI entry (src/server/cli.ts) runs the program's own bundle (below); its `import()` of the modules is for sources run directly. */
+const programLeftToItsBundle = {
+  name: "program-left-to-its-bundle",
+  setup(build) {
+    build.onResolve({ filter: /^\.\/cli-program\.js$/ }, ({ importer }) =>
+      /[\\/]src[\\/]server[\\/]cli\.ts$/.test(importer)
+        ? { path: "./cli-program.js", external: true }
+        : undefined,
+    );
+  },
+};
+
+/** In the program's bundle, `importPackage` is the `import()` the CLI entry hands the script (compiled-program.ts). */
+const importPackageFromEntry = {
+  name: "import-package-from-entry",
+  setup(build) {
+    build.onLoad({ filter: /[\\/]src[\\/]import-package\.ts$/ }, () => ({
+      contents: "export const importPackage = (name) => __importPackage(name);",
+      loader: "js",
+    }));
+  },
+};
+
+/**
+ * The command line's program (`voice-sandbox serve`, `run`) as one CommonJS file, dependencies and lazily
+ * loaded parts included, which cli.ts runs through V8's code cache: Node 20 caches no ES module's code.
+ * Measured (docs/decisions.md, start-up): a start with the cache took 127 ms to the first health answer
+ * where the ES module chunks took 199 (a bare node:http spawn: 64). Left out: packages loaded by file or
+ * only sometimes (Express for the landing page, Swagger UI's files, ws and its native helpers, pino-pretty).
+ * The first line is the hash of the rest: the cache is filed under it.
+ */
+async function buildProgram() {
+  const { outputFiles } = await build({
+    absWorkingDir: root,
+    entryPoints: ["src/server/cli-program.ts"],
+    bundle: true,
+    write: false,
+    outfile: "dist/server/cli-program.cjs",
+    format: "cjs",
+    platform: "node",
+    target: "node20",
+    external: ["msw", "express", "pino-pretty", "swagger-ui-dist", "ws", "bufferutil", "utf-8-validate"],
+    // The sources are ES modules: strict (the directive must open the file; esbuild's own comes after the
+    // banner), with `import.meta.url` their file's URL.
+    banner: {
+      js: '"use strict";\nconst __importMetaUrl = require("node:url").pathToFileURL(__filename).href;',
+    },
+    define: { "import.meta.url": "__importMetaUrl" },
+    plugins: [withoutZodLocales, importPackageFromEntry],
+    logLevel: "warning",
+  });
+  // esbuild writes code in ASCII (its `charset` default), but keeps some comments as written: escaped too,
+  // the file is ASCII throughout, which the CLI reads as Latin-1, the cheapest decoding (2 ms against 5).
+  const code = outputFiles[0].text.replace(
+    /[^\0-\x7f]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+  const hash = createHash("sha256").update(code).digest("hex");
+  writeFileSync(join(root, "dist/server/cli-program.cjs"), `// voice-sandbox program ${hash}\n${code}`);
+}
+
 await build({
   absWorkingDir: root,
   entryPoints,
@@ -81,9 +143,10 @@ await build({
   banner: {
     js: 'import { createRequire as __createRequire } from "node:module";\nconst require = __createRequire(import.meta.url);',
   },
-  plugins: [withoutZodLocales],
+  plugins: [withoutZodLocales, programLeftToItsBundle],
   logLevel: "warning",
 });
+await buildProgram();
 cpSync(join(root, "src/inspector/client"), join(root, "dist/inspector/client"), { recursive: true });
 run(["--import", "tsx", "src/scenarios/write-json-schema.ts"]);
 run(["--import", "tsx", "src/fixtures/write-default-json.ts"]);

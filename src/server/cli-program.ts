@@ -1,10 +1,11 @@
-// The voice-sandbox command line's program: `voice-sandbox serve` runs the standalone sandbox (cli.ts starts it).
+// The voice-sandbox command line's program: `voice-sandbox serve` runs the standalone sandbox (cli.ts runs `main`).
 import { randomBytes } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { Command, InvalidArgumentError, Option } from "commander";
 import { type Logger, pino } from "pino";
 import { parseDuration } from "../engine/duration.js";
 import { FixtureError } from "../fixtures/load.js";
+import { importPackage } from "../import-package.js";
 import { defaultFixturesPath, version } from "../sandbox.js";
 import { loadConfigFile } from "./config-file.js";
 import { isLoopback } from "./exposure.js";
@@ -69,7 +70,9 @@ async function createLogger(level: string, format: string | undefined): Promise<
   });
   if (!pretty) return pino(options, destination);
   // Loaded only for a terminal: JSON logs (CI, Docker) never need it.
-  const { default: pinoPretty } = await import("pino-pretty");
+  const { default: pinoPretty } = (await importPackage("pino-pretty")) as {
+    default: typeof import("pino-pretty");
+  };
   return pino(options, pinoPretty({ colorize: true, destination }));
 }
 
@@ -374,10 +377,12 @@ program
     process.exitCode = await runCommand(files, { ...options, seed, apps });
   });
 
-// An empty VOICE_SANDBOX_* variable counts as not set, for every option alike (commander would take `` as a
-// value, so an empty VOICE_SANDBOX_PUBLIC_URL= in a compose file would fail and an empty admin token win over
-// the config file's).
-for (const [name, value] of Object.entries(process.env))
-  if (name.startsWith("VOICE_SANDBOX_") && value === "") delete process.env[name];
-
-await program.parseAsync(process.argv);
+/** Runs the command line; resolves once the command has done its work (`serve`: once the server listens). */
+export async function main(argv: readonly string[]): Promise<void> {
+  // An empty VOICE_SANDBOX_* variable counts as not set, for every option alike (commander would take `` as a
+  // value, so an empty VOICE_SANDBOX_PUBLIC_URL= in a compose file would fail and an empty admin token win over
+  // the config file's).
+  for (const [name, value] of Object.entries(process.env))
+    if (name.startsWith("VOICE_SANDBOX_") && value === "") delete process.env[name];
+  await program.parseAsync([...argv]);
+}

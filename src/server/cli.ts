@@ -1,12 +1,25 @@
 #!/usr/bin/env node
-// The voice-sandbox command line's entry: turns on V8's compile cache where Node has one, then loads the program.
-import module from "node:module";
+// The voice-sandbox command line's entry: runs the program, from V8's code cache when built.
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { defaultCacheDir, runCompiledProgram } from "./compiled-program.js";
 
-// Node >= 22.1: compiled code is kept on disk (NODE_COMPILE_CACHE, else a folder under the system temp
-// directory), so a second start skips most compiling. Older Nodes have no such call: nothing changes there.
-// Only the command line does this: it is the whole process; a library must not change its host's settings.
-const compileCache = module as { enableCompileCache?: () => unknown; flushCompileCache?: () => void };
-compileCache.enableCompileCache?.();
-await import("./cli-program.js");
-// The cache is written at exit; a server is often killed rather than stopped, so write it once it listens.
-compileCache.flushCompileCache?.();
+type Main = (argv: readonly string[]) => Promise<void>;
+
+// Built, the program is one CommonJS file beside this one (scripts/build.mjs), run through the code cache
+// (docs/decisions.md, start-up); from source (tsx, the tests), its modules are imported as they are.
+const bundle = fileURLToPath(new URL("./cli-program.cjs", import.meta.url));
+if (existsSync(bundle)) {
+  const program = runCompiledProgram(bundle, {
+    cacheDir: defaultCacheDir(),
+    importPackage: (name) => import(name),
+  });
+  await (program.exports.main as Main)(process.argv);
+  // A server is often killed rather than stopped, so the cache is written once it listens, not at exit,
+  // and at once: a server started for a few requests and killed would never write one later. It holds the
+  // thread ~10 ms, once, on a machine's first start.
+  program.save();
+} else {
+  const { main } = await import("./cli-program.js");
+  await main(process.argv);
+}

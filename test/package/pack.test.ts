@@ -1,6 +1,6 @@
 // Packs the repository with npm, installs the tarball into a fresh project and uses it from plain Node.
 import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -30,6 +30,9 @@ const plainEnv = (): NodeJS.ProcessEnv => {
   delete env.VITEST_POOL_ID;
   // The CLI reads these; a value left in the caller's shell would change what is tested.
   for (const name of Object.keys(env)) if (name.startsWith("VOICE_SANDBOX_")) delete env[name];
+  delete env.NODE_DISABLE_COMPILE_CACHE;
+  // The CLI keeps compiled code in the user's cache folder; the test's own folder keeps the machine's clean.
+  env.VOICE_SANDBOX_COMPILE_CACHE = join(work, "compile-cache");
   return env;
 };
 
@@ -250,41 +253,7 @@ console.log(JSON.stringify({
   });
 
   it("runs `voice-sandbox serve --port 0`, answers health, and stops on SIGTERM", async () => {
-    const bin = join(app, "node_modules", ".bin", "voice-sandbox");
-    const child = spawn(bin, ["serve", "--port", "0"], { cwd: app, env: plainEnv() });
-    children.add(child);
-    let stderr = "";
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-
-    // pino writes one JSON object a line on stdout; the listening line carries the bound URL.
-    const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error(`no listening line in 20 s; stderr: ${stderr}`)),
-        20_000,
-      );
-      const fail = () => {
-        clearTimeout(timer);
-        reject(new Error(`the server exited before listening; stderr: ${stderr}`));
-      };
-      child.once("exit", fail);
-      createInterface({ input: child.stdout }).on("line", (line) => {
-        let record: { url?: unknown };
-        try {
-          record = JSON.parse(line) as { url?: unknown };
-        } catch {
-          return;
-        }
-        if (typeof record.url === "string") {
-          clearTimeout(timer);
-          child.off("exit", fail);
-          resolve(record.url);
-        }
-      });
-    });
-
+    const { child, url, exited } = await startInstalledServe();
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const response = await fetch(`${url}/__sandbox/health`);
     expect(response.status).toBe(200);
@@ -305,7 +274,76 @@ console.log(JSON.stringify({
     child.kill("SIGTERM");
     expect(await exited).toBe(0);
   }, 40_000);
+
+  it("keeps the program's compiled code in the compile cache folder, and a second start runs from it", async () => {
+    const cache = join(work, "compile-cache-own");
+    const env = { VOICE_SANDBOX_COMPILE_CACHE: cache };
+    const first = await startInstalledServe(env);
+    // Written once the server listens, so it may land just after the listening line.
+    const [file] = await waitFor(async () =>
+      (await readdir(cache).catch(() => [])).filter((name) => name.endsWith(".cache")),
+    );
+    expect(file).toMatch(/^cli-program-[0-9a-f]{16}-node\d+\.\d+\.\d+-\w+-[0-9a-f]{8}\.cache$/);
+    const written = await stat(join(cache, file!));
+    expect(written.size).toBeGreaterThan(100_000);
+    expect(written.mode & 0o077).toBe(0);
+    first.child.kill("SIGTERM");
+    expect(await first.exited).toBe(0);
+
+    // A cache V8 took is not written again; one it refused would be (the same name, a new file).
+    const second = await startInstalledServe(env);
+    expect((await fetch(`${second.url}/__sandbox/health`)).status).toBe(200);
+    second.child.kill("SIGTERM");
+    expect(await second.exited).toBe(0);
+    expect(await readdir(cache)).toEqual([file]);
+    expect((await stat(join(cache, file!))).mtimeMs).toBe(written.mtimeMs);
+  }, 40_000);
 });
+
+/** Resolves with `probe`'s answer once it is non-empty, trying every 50 ms for up to 10 s. */
+async function waitFor<T extends unknown[]>(probe: () => Promise<T>): Promise<T> {
+  for (let tries = 0; ; tries++) {
+    const found = await probe();
+    if (found.length > 0 || tries === 200) return found;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Starts the installed bin's `serve --port 0` and resolves once it logs the URL it listens on. */
+async function startInstalledServe(extraEnv: Record<string, string> = {}) {
+  const bin = join(app, "node_modules", ".bin", "voice-sandbox");
+  const child = spawn(bin, ["serve", "--port", "0"], { cwd: app, env: { ...plainEnv(), ...extraEnv } });
+  children.add(child);
+  let stderr = "";
+  child.stderr.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+
+  // pino writes one JSON object a line on stdout; the listening line carries the bound URL.
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no listening line in 20 s; stderr: ${stderr}`)), 20_000);
+    const fail = () => {
+      clearTimeout(timer);
+      reject(new Error(`the server exited before listening; stderr: ${stderr}`));
+    };
+    child.once("exit", fail);
+    createInterface({ input: child.stdout }).on("line", (line) => {
+      let record: { url?: unknown };
+      try {
+        record = JSON.parse(line) as { url?: unknown };
+      } catch {
+        return;
+      }
+      if (typeof record.url === "string") {
+        clearTimeout(timer);
+        child.off("exit", fail);
+        resolve(record.url);
+      }
+    });
+  });
+  return { child, url, exited };
+}
 
 /** The README's complete test file, exactly as a reader copies it. */
 const readmeTestFile = async () => {

@@ -1,4 +1,5 @@
 // eSpeak NG compiled to WebAssembly, loaded on demand: text in, 16-bit speech samples out, the same bytes every time.
+import { importPackage } from "../../import-package.js";
 
 /**
  * The optional peer package. Its name sits in a variable so neither TypeScript nor a bundler resolves it
@@ -46,7 +47,7 @@ interface EspeakWorker {
  * up, for each voice, and put back before every utterance (about 1 ms for its 17 MB).
  */
 export async function loadEspeak(): Promise<Espeak> {
-  const imported = (await import(packageName)) as { default: () => Promise<EspeakModule> };
+  const imported = (await importPackage(packageName)) as { default: () => Promise<EspeakModule> };
   const module = await imported.default();
   const worker = new module.eSpeakNGWorker();
   if (worker.set_voice("en-us", "en-us") !== 0) throw new Error("eSpeak NG has no en-us voice");
