@@ -96,17 +96,22 @@ export function listEnvelope<T>(list: ListPage<T>): Record<string, unknown> {
   };
 }
 
+/**
+ * The envelope's members besides the records, one set shared by every list's schema: each list route
+ * builds its schema at start, and these were eight of its ten zod schemas (docs/decisions.md, start-up).
+ */
+const envelopeFields = {
+  end: z.number().int(),
+  first_page_uri: z.string(),
+  next_page_uri: z.string().nullable(),
+  page: z.number().int(),
+  page_size: z.number().int(),
+  previous_page_uri: z.string().nullable(),
+  start: z.number().int(),
+  uri: z.string(),
+};
+
 /** The list envelope's schema around one resource schema, e.g. `listSchema("calls", callResource)`. */
 export function listSchema(key: string, item: z.ZodType) {
-  return z.object({
-    [key]: z.array(item),
-    end: z.number().int(),
-    first_page_uri: z.string(),
-    next_page_uri: z.string().nullable(),
-    page: z.number().int(),
-    page_size: z.number().int(),
-    previous_page_uri: z.string().nullable(),
-    start: z.number().int(),
-    uri: z.string(),
-  });
+  return z.object({ [key]: z.array(item), ...envelopeFields });
 }

@@ -152,19 +152,24 @@ export function echoFilters(query: Record<string, unknown>): [string, string][] 
     .map(([key, value]) => [key, value as string]);
 }
 
+// The members every document's schema has alike are built once and shared: each carrier route builds its
+// document schemas at start, and these were most of their zod schemas (docs/decisions.md, start-up).
 const identifierSchema = z.object({ type: z.string(), id: z.string() });
 const relationshipSchema = z.object({
   data: z.union([identifierSchema.nullable(), z.array(identifierSchema)]),
 });
+const resourceIdSchema = z.string();
+const relationshipsSchema = z.record(z.string(), relationshipSchema).optional();
+const selfLinkSchema = z.object({ self: z.string() });
 
 /** A resource object's schema: `type`, `id`, the given attributes, optional relationships, `links.self`. */
 export function resourceSchema(type: string, attributes: z.ZodType) {
   return z.object({
     type: z.literal(type),
-    id: z.string(),
+    id: resourceIdSchema,
     attributes,
-    relationships: z.record(z.string(), relationshipSchema).optional(),
-    links: z.object({ self: z.string() }),
+    relationships: relationshipsSchema,
+    links: selfLinkSchema,
   });
 }
 
@@ -172,27 +177,27 @@ const jsonApiMember = z.object({ version: z.literal("1.1") });
 
 /** A single-resource document's schema. */
 export function singleDocumentSchema(resource: z.ZodType) {
-  return z.object({ jsonapi: jsonApiMember, data: resource, links: z.object({ self: z.string() }) });
+  return z.object({ jsonapi: jsonApiMember, data: resource, links: selfLinkSchema });
 }
+
+const pageLinksSchema = z.object({
+  self: z.string(),
+  first: z.string(),
+  prev: z.string().nullable(),
+  next: z.string().nullable(),
+  last: z.string(),
+});
+const pageMetaFields = { total: z.number().int(), page: z.number().int(), per_page: z.number().int() };
+const pageMetaSchema = z.object(pageMetaFields);
 
 /** A collection document's schema, with page links and meta (plus any extra meta members). */
 export function collectionDocumentSchema(resource: z.ZodType, extraMeta: z.ZodRawShape = {}) {
   return z.object({
     jsonapi: jsonApiMember,
     data: z.array(resource),
-    links: z.object({
-      self: z.string(),
-      first: z.string(),
-      prev: z.string().nullable(),
-      next: z.string().nullable(),
-      last: z.string(),
-    }),
-    meta: z.object({
-      total: z.number().int(),
-      page: z.number().int(),
-      per_page: z.number().int(),
-      ...extraMeta,
-    }),
+    links: pageLinksSchema,
+    meta:
+      Object.keys(extraMeta).length === 0 ? pageMetaSchema : z.object({ ...pageMetaFields, ...extraMeta }),
   });
 }
 
