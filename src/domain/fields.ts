@@ -2,8 +2,16 @@
 import { z } from "zod";
 
 export const sidPattern = (prefix: string) => new RegExp(`^${prefix}[0-9a-f]{32}$`);
-export const sid = (prefix: string) =>
-  z.string().regex(sidPattern(prefix), `must be ${prefix} followed by 32 lowercase hex digits`);
+const sidSchemas = new Map<string, z.ZodString>();
+/** A sid of the given prefix; one schema per prefix, shared by every resource and route that names one. */
+export const sid = (prefix: string): z.ZodString => {
+  let schema = sidSchemas.get(prefix);
+  if (schema === undefined) {
+    schema = z.string().regex(sidPattern(prefix), `must be ${prefix} followed by 32 lowercase hex digits`);
+    sidSchemas.set(prefix, schema);
+  }
+  return schema;
+};
 
 /** E.164: a plus sign, a non-zero digit, up to 15 digits in all. */
 export const e164Pattern = /^\+[1-9]\d{1,14}$/;

@@ -170,6 +170,9 @@ function strictFields<T extends Shape>(what: string, shape: T) {
   });
 }
 
+/** Any value: one schema for every untyped record field (each was two of its own; docs/decisions.md, start-up). */
+const anyRecordValue = z.unknown().optional();
+
 /**
  * Fields of a stored record an expectation may name: every field of its domain schema (compared as the
  * record has it), the typed ones given here, and nothing else, so a misspelt field fails when the file loads.
@@ -179,7 +182,7 @@ function recordFields<K extends string, T extends Shape>(
   typed: T,
 ): { [key in Exclude<K, keyof T>]: z.ZodOptional<z.ZodUnknown> } & T {
   const shape: Shape = {};
-  for (const key of domain) shape[key] = z.unknown().optional();
+  for (const key of domain) shape[key] = anyRecordValue;
   return { ...shape, ...typed } as { [key in Exclude<K, keyof T>]: z.ZodOptional<z.ZodUnknown> } & T;
 }
 
