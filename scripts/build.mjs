@@ -51,9 +51,12 @@ const withoutZodLocales = {
   },
 };
 
-/** The CLI entry (src/server/cli.ts) runs the program's own bundle (below); its `import()` of the modules is for sources run directly. */
-const programLeftToItsBundle = {
-  name: "program-left-to-its-bundle",
+/**
+ * The built CLI entry (src/server/cli.ts) runs the program's own bundle (below); its `import()` of the
+ * program's modules is taken only when the sources run directly, so the entry's bundle leaves it out.
+ */
+const sourceOnlyProgramImport = {
+  name: "source-only-program-import",
   setup(build) {
     build.onResolve({ filter: /^\.\/cli-program\.js$/ }, ({ importer }) =>
       /[\\/]src[\\/]server[\\/]cli\.ts$/.test(importer)
@@ -83,7 +86,7 @@ const importPackageFromEntry = {
  * The first line is the hash of the rest: the cache is filed under it.
  */
 async function buildProgram() {
-  const { outputFiles } = await build({
+  const { outputFiles, metafile } = await build({
     absWorkingDir: root,
     entryPoints: ["src/server/cli-program.ts"],
     bundle: true,
@@ -101,7 +104,16 @@ async function buildProgram() {
     define: { "import.meta.url": "__importMetaUrl" },
     plugins: [withoutZodLocales, importPackageFromEntry],
     logLevel: "warning",
+    // Any other `import.meta` member would be empty in CommonJS, and only the built CLI would notice.
+    logOverride: { "empty-import-meta": "error" },
+    metafile: true,
   });
+  // An `import()` of a package left out of the bundle would fail only in the built CLI (no module loader):
+  // such imports go through src/import-package.ts.
+  for (const output of Object.values(metafile.outputs))
+    for (const imported of output.imports)
+      if (imported.external && imported.kind === "dynamic-import")
+        throw new Error(`cli-program.cjs: import("${imported.path}") must go through src/import-package.ts`);
   // esbuild writes code in ASCII (its `charset` default), but keeps some comments as written: escaped too,
   // the file is ASCII throughout, which the CLI reads as Latin-1, the cheapest decoding (2 ms against 5).
   const code = outputFiles[0].text.replace(
@@ -143,7 +155,7 @@ await build({
   banner: {
     js: 'import { createRequire as __createRequire } from "node:module";\nconst require = __createRequire(import.meta.url);',
   },
-  plugins: [withoutZodLocales, programLeftToItsBundle],
+  plugins: [withoutZodLocales, sourceOnlyProgramImport],
   logLevel: "warning",
 });
 await buildProgram();

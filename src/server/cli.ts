@@ -12,6 +12,7 @@ const bundle = fileURLToPath(new URL("./cli-program.cjs", import.meta.url));
 if (existsSync(bundle)) {
   const program = runCompiledProgram(bundle, {
     cacheDir: defaultCacheDir(),
+    purpose: process.argv[2] ?? "",
     importPackage: (name) => import(name),
   });
   await (program.exports.main as Main)(process.argv);
@@ -19,7 +20,9 @@ if (existsSync(bundle)) {
   // and at once: a server started for a few requests and killed would never write one later. It holds the
   // thread ~10 ms, once, on a machine's first start.
   program.save();
-} else {
+} else if (import.meta.url.endsWith(".ts")) {
   const { main } = await import("./cli-program.js");
   await main(process.argv);
+} else {
+  throw new Error(`voice-sandbox: ${bundle} is missing; reinstall the package (or run npm run build)`);
 }

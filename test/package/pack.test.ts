@@ -283,7 +283,7 @@ console.log(JSON.stringify({
     const [file] = await waitFor(async () =>
       (await readdir(cache).catch(() => [])).filter((name) => name.endsWith(".cache")),
     );
-    expect(file).toMatch(/^cli-program-[0-9a-f]{16}-node\d+\.\d+\.\d+-\w+-[0-9a-f]{8}\.cache$/);
+    expect(file).toMatch(/^cli-program-serve-node\d+\.\d+\.\d+-\w+-[0-9a-f]{16}\.cache$/);
     const written = await stat(join(cache, file!));
     expect(written.size).toBeGreaterThan(100_000);
     expect(written.mode & 0o077).toBe(0);
