@@ -79,8 +79,11 @@ export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string | 
  * Code is run from the cache folder, so it is used only while nobody else can write there: a folder (not a
  * link to one) owned by this user, writable by no group or other. V8's checks of cached data are for
  * compatibility, not integrity. `mkdirSync` sets the mode of the folders it makes only, hence the check.
+ * On Windows mode bits do not say who may write (a folder reads as writable by all): there the folder's
+ * access list decides, as it does for the rest of the user's profile.
  */
 function isPrivate(stats: Stats): boolean {
+  if (process.platform === "win32") return true;
   const uid = process.getuid?.();
   return (uid === undefined || stats.uid === uid) && (stats.mode & 0o022) === 0;
 }
