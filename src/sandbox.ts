@@ -21,10 +21,9 @@ import { createRequestJournal, type RequestJournal } from "./http/request-journa
 import { routes } from "./http/routes.js";
 import type { SandboxSettings, ScenarioPlayer } from "./http/services.js";
 import { defaultFixturesPath } from "./package-files.js";
-import { loadScenario, parseScenarioText, type ScenarioSource } from "./scenarios/input.js";
-import { ScenarioLoadError } from "./scenarios/load.js";
+import type { ScenarioSource } from "./scenarios/input.js";
 import type { ScenarioResult } from "./scenarios/result.js";
-import { playScenario, type RunScenarioOptions, type SandboxRecipe } from "./scenarios/runner.js";
+import type { RunScenarioOptions, SandboxRecipe } from "./scenarios/runner.js";
 import { version } from "./version.js";
 import {
   createWebhookDispatcher,
@@ -113,6 +112,13 @@ export interface SandboxCore {
    */
   runScenario(source: ScenarioSource, options?: RunScenarioOptions): Promise<ScenarioResult>;
 }
+
+/**
+ * The scenario player (format, loader, runner), loaded by the first scenario a sandbox plays: its schemas
+ * were a fifth of those a server start built, for a feature most starts never use (docs/decisions.md).
+ */
+let scenarioPlayer: Promise<typeof import("./scenarios/player.js")> | undefined;
+const loadScenarioPlayer = () => (scenarioPlayer ??= import("./scenarios/player.js"));
 
 export { defaultFixturesPath, packageRoot } from "./package-files.js";
 export { version };
@@ -228,7 +234,8 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
   };
 
   let self: SandboxCore | undefined;
-  const runScenario = (source: ScenarioSource, run: RunScenarioOptions = {}) => {
+  const runScenario = async (source: ScenarioSource, run: RunScenarioOptions = {}) => {
+    const { loadScenario, playScenario } = await loadScenarioPlayer();
     const fresh = (recipe: SandboxRecipe) =>
       createSandboxCore({
         ...options,
@@ -256,6 +263,7 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
   };
   const scenarios: ScenarioPlayer = {
     async run(yaml, run) {
+      const { parseScenarioText, ScenarioLoadError } = await loadScenarioPlayer();
       let loaded: ReturnType<typeof parseScenarioText>;
       try {
         loaded = parseScenarioText(yaml);

@@ -50,9 +50,9 @@ describe("sandbox.runScenario", () => {
     expect(sandbox.store.accounts.has(`AC${"3".repeat(32)}`)).toBe(true);
   });
 
-  it("throws ScenarioLoadError for a scenario that does not validate", async () => {
+  it("rejects with ScenarioLoadError for a scenario that does not validate", async () => {
     const sandbox = createSandbox();
-    await expect(() => sandbox.runScenario({ name: "bad", steps: [{ wait: "soon" }] })).toThrow(
+    await expect(sandbox.runScenario({ name: "bad", steps: [{ wait: "soon" }] })).rejects.toThrow(
       ScenarioLoadError,
     );
   });
