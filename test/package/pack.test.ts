@@ -195,6 +195,39 @@ console.log(JSON.stringify({ sameMsw: handler instanceof HttpHandler }));
     expect(JSON.parse(stdout)).toEqual({ sameMsw: true });
   });
 
+  it("loads the scenario player only when a sandbox plays its first scenario", async () => {
+    // The server builds its sandbox from the package's sandbox module (as the command line does): a load
+    // hook records each file of the package's code, and a file holds the scenario format if its bundled
+    // source says so.
+    await writeFile(
+      join(app, "record-code.mjs"),
+      `import { appendFileSync } from "node:fs";
+export async function load(url, context, next) {
+  if (url.includes("/node_modules/voice-sandbox/dist/")) appendFileSync(new URL("./code.log", import.meta.url), url + "\\n");
+  return next(url, context);
+}
+`,
+    );
+    const result = await runScript(
+      "player.mjs",
+      `import { readFileSync, writeFileSync } from "node:fs";
+import { register } from "node:module";
+const log = new URL("./code.log", import.meta.url);
+writeFileSync(log, "");
+register("./record-code.mjs", import.meta.url);
+const { createSandboxCore } = await import("./node_modules/voice-sandbox/dist/sandbox.js");
+const holdsPlayer = () => readFileSync(log, "utf8").split("\\n").filter(Boolean)
+  .some((url) => readFileSync(new URL(url), "utf8").includes("// src/scenarios/schema.ts"));
+const sandbox = createSandboxCore();
+await sandbox.handle({ method: "GET", path: "/__sandbox/health", query: "", headers: {}, body: "" });
+const atStart = holdsPlayer();
+const played = await sandbox.runScenario({ name: "a pause", steps: [{ wait: "1s" }] });
+console.log(JSON.stringify({ atStart, afterPlaying: holdsPlayer(), status: played.status }));
+`,
+    );
+    expect(result).toEqual({ atStart: false, afterPlaying: true, status: "passed" });
+  });
+
   it("answers through the msw subpath with the customer's own msw", async () => {
     const result = await runScript(
       "msw.mjs",
