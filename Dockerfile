@@ -53,5 +53,5 @@ EXPOSE 4010
 # Probes the port the server bound (VOICE_SANDBOX_PORT_FILE), whether set by -e VOICE_SANDBOX_PORT or --port.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 \
   CMD ["node", "dist/server/healthcheck.js"]
-ENTRYPOINT ["node", "dist/server/cli.js"]
+ENTRYPOINT ["node", "dist/server/cli.cjs"]
 CMD ["serve"]

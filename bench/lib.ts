@@ -33,7 +33,7 @@ export function startScriptNodeFlags(): string[] {
     scripts: { start: string };
   };
   const words = manifest.scripts.start.trim().split(/\s+/);
-  const entry = words.findIndex((word) => word.endsWith("cli.js"));
+  const entry = words.findIndex((word) => word.endsWith("cli.cjs"));
   if (words[0] !== "node" || entry < 0) throw new Error(`unexpected start script: ${manifest.scripts.start}`);
   return words.slice(1, entry);
 }

@@ -90,7 +90,7 @@ export async function startSandboxServer(
     [
       ...profileFlags,
       ...nodeFlags,
-      join(repoRoot, "dist/server/cli.js"),
+      join(repoRoot, "dist/server/cli.cjs"),
       "serve",
       "--port",
       String(port),

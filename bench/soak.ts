@@ -123,7 +123,7 @@ async function startServer(): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(
     process.execPath,
     [
-      join(repoRoot, "dist/server/cli.js"),
+      join(repoRoot, "dist/server/cli.cjs"),
       "serve",
       "--port",
       String(port),

@@ -105,7 +105,7 @@ export async function benchStartup(): Promise<StartupResult> {
   const serveIn = (cache: string) => () =>
     timeSpawn(
       (port) => [
-        join(repoRoot, "dist/server/cli.js"),
+        join(repoRoot, "dist/server/cli.cjs"),
         "serve",
         "--port",
         String(port),

@@ -99,7 +99,7 @@ mapfile -t image_env < <(dockerfile_field env)
 mapfile -t entrypoint < <(dockerfile_field entrypoint)
 mapfile -t default_cmd < <(dockerfile_field cmd)
 mapfile -t healthcheck < <(dockerfile_field healthcheck)
-[[ "${entrypoint[*]}" == "node dist/server/cli.js" ]] || fail "ENTRYPOINT is not the CLI: ${entrypoint[*]}"
+[[ "${entrypoint[*]}" == "node dist/server/cli.cjs" ]] || fail "ENTRYPOINT is not the CLI: ${entrypoint[*]}"
 [[ ${#healthcheck[@]} -gt 0 ]] || fail "no HEALTHCHECK command"
 
 # /data: a VOLUME the non-root user owns (made before USER switches to it).
