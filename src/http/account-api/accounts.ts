@@ -23,18 +23,20 @@ const instance = `${collection}/:AccountSid`;
 const statuses = ["active", "suspended", "closed"] as const;
 
 /** Twilio's account resource (`api.v2010.account`). */
-export const accountResource = z.object({
-  auth_token: z.string(),
-  date_created: z.string(),
-  date_updated: z.string(),
-  friendly_name: z.string(),
-  owner_account_sid: z.string(),
-  sid: z.string(),
-  status: z.enum(statuses),
-  subresource_uris: z.record(z.string(), z.string()),
-  type: z.enum(["Trial", "Full"]),
-  uri: z.string(),
-});
+export const accountResource = z.lazy(() =>
+  z.object({
+    auth_token: z.string(),
+    date_created: z.string(),
+    date_updated: z.string(),
+    friendly_name: z.string(),
+    owner_account_sid: z.string(),
+    sid: z.string(),
+    status: z.enum(statuses),
+    subresource_uris: z.record(z.string(), z.string()),
+    type: z.enum(["Trial", "Full"]),
+    uri: z.string(),
+  }),
+);
 
 /** The account's collections this sandbox serves (Twilio lists more; those it does not serve are left out). */
 const subresources: [string, string][] = [
@@ -75,7 +77,7 @@ function callerOf(services: RouteServices, principal: Principal, path: string): 
   return found(services.context.store.accounts.get(sid), path);
 }
 
-const friendlyName = z.string().max(64, "must be at most 64 characters");
+const friendlyName = z.lazy(() => z.string().max(64, "must be at most 64 characters"));
 
 export const accountRoutes = [
   defineRoute({
@@ -84,12 +86,14 @@ export const accountRoutes = [
     surface: "account",
     summary: "List the account of these credentials and its subaccounts (FriendlyName, Status filters)",
     auth: { kind: "account", scope: null },
-    query: z.object({
-      ...pagingQuery,
-      FriendlyName: z.string().optional(),
-      Status: z.enum(statuses, { error: "must be active, suspended or closed" }).optional(),
-    }),
-    response: listSchema("accounts", accountResource),
+    query: z.lazy(() =>
+      z.object({
+        ...pagingQuery,
+        FriendlyName: z.string().optional(),
+        Status: z.enum(statuses, { error: "must be active, suspended or closed" }).optional(),
+      }),
+    ),
+    response: z.lazy(() => listSchema("accounts", accountResource)),
     handle({ query, principal, request, services }) {
       const caller = callerOf(services, principal, request.path);
       const given = queryFilters<Account>(query, {
@@ -116,7 +120,7 @@ export const accountRoutes = [
     surface: "account",
     summary: "Create a subaccount of the account of these credentials",
     auth: { kind: "account", scope: null },
-    body: z.object({ FriendlyName: friendlyName.optional() }),
+    body: z.lazy(() => z.object({ FriendlyName: friendlyName.optional() })),
     status: 201,
     response: accountResource,
     handle({ body, principal, request, services }) {
@@ -142,10 +146,12 @@ export const accountRoutes = [
     surface: "account",
     summary: "Rename an account; suspend, reactivate or close a subaccount with its parent's credentials",
     auth: { kind: "account", scope: null },
-    body: z.object({
-      FriendlyName: friendlyName.optional(),
-      Status: z.enum(statuses, { error: "must be active, suspended or closed" }).optional(),
-    }),
+    body: z.lazy(() =>
+      z.object({
+        FriendlyName: friendlyName.optional(),
+        Status: z.enum(statuses, { error: "must be active, suspended or closed" }).optional(),
+      }),
+    ),
     response: accountResource,
     handle({ params, body, principal, request, services }) {
       const account = found(services.context.store.accounts.get(params.AccountSid!), request.path);

@@ -14,16 +14,18 @@ import { equals, queryFilters } from "./query-filters.js";
 const collection = `${accountBase}/AgentExtensions`;
 const instance = `${collection}/:Sid`;
 
-export const agentExtensionResource = z.object({
-  sid: z.string(),
-  account_sid: z.string(),
-  agent_name: z.string(),
-  extension: z.string(),
-  status: z.enum(agentStatuses),
-  date_created: z.string(),
-  date_updated: z.string(),
-  uri: z.string(),
-});
+export const agentExtensionResource = z.lazy(() =>
+  z.object({
+    sid: z.string(),
+    account_sid: z.string(),
+    agent_name: z.string(),
+    extension: z.string(),
+    status: z.enum(agentStatuses),
+    date_created: z.string(),
+    date_updated: z.string(),
+    uri: z.string(),
+  }),
+);
 
 export function renderAgentExtension(record: AgentExtension): z.infer<typeof agentExtensionResource> {
   return {
@@ -48,11 +50,13 @@ export const agentExtensionRoutes = [
     surface: "account",
     summary: "List the account's agent extensions, in extension creation order",
     auth: { kind: "account", scope: "agent_extensions_read" },
-    query: z.object({
-      ...pagingQuery,
-      Status: z.enum(agentStatuses, { error: `must be one of ${agentStatuses.join(", ")}` }).optional(),
-    }),
-    response: listSchema("agent_extensions", agentExtensionResource),
+    query: z.lazy(() =>
+      z.object({
+        ...pagingQuery,
+        Status: z.enum(agentStatuses, { error: `must be one of ${agentStatuses.join(", ")}` }).optional(),
+      }),
+    ),
+    response: z.lazy(() => listSchema("agent_extensions", agentExtensionResource)),
     handle({ params, query, services }) {
       const accountSid = params.AccountSid!;
       const given = queryFilters<AgentExtension>(query, { Status: equals((a) => a.status) });
@@ -90,10 +94,16 @@ export const agentExtensionRoutes = [
     surface: "account",
     summary: "Set an agent's status (online, offline, busy, away, dnd) or name",
     auth: { kind: "account", scope: "agent_extensions_write" },
-    body: z.object({
-      Status: z.enum(agentStatuses, { error: `must be one of ${agentStatuses.join(", ")}` }).optional(),
-      AgentName: z.string().min(1, "must not be empty").max(255, "must be at most 255 characters").optional(),
-    }),
+    body: z.lazy(() =>
+      z.object({
+        Status: z.enum(agentStatuses, { error: `must be one of ${agentStatuses.join(", ")}` }).optional(),
+        AgentName: z
+          .string()
+          .min(1, "must not be empty")
+          .max(255, "must be at most 255 characters")
+          .optional(),
+      }),
+    ),
     response: agentExtensionResource,
     handle({ params, body, request, services }) {
       const updated = updateAgentExtension(services.context, findExtension(services, params, request.path), {

@@ -17,29 +17,31 @@ const collection = `${accountBase}/Applications`;
 const instance = `${collection}/:Sid`;
 
 /** Twilio's application resource (`api.v2010.account.application`). */
-export const applicationResource = z.object({
-  account_sid: z.string(),
-  api_version: z.string(),
-  date_created: z.string(),
-  date_updated: z.string(),
-  friendly_name: z.string().nullable(),
-  message_status_callback: z.string().nullable(),
-  sid: z.string(),
-  sms_fallback_method: z.enum(["GET", "POST"]),
-  sms_fallback_url: z.string().nullable(),
-  sms_method: z.enum(["GET", "POST"]),
-  sms_status_callback: z.string().nullable(),
-  sms_url: z.string().nullable(),
-  status_callback: z.string().nullable(),
-  status_callback_method: z.enum(["GET", "POST"]),
-  uri: z.string(),
-  voice_caller_id_lookup: z.boolean(),
-  voice_fallback_method: z.enum(["GET", "POST"]),
-  voice_fallback_url: z.string().nullable(),
-  voice_method: z.enum(["GET", "POST"]),
-  voice_url: z.string().nullable(),
-  public_application_connect_enabled: z.boolean(),
-});
+export const applicationResource = z.lazy(() =>
+  z.object({
+    account_sid: z.string(),
+    api_version: z.string(),
+    date_created: z.string(),
+    date_updated: z.string(),
+    friendly_name: z.string().nullable(),
+    message_status_callback: z.string().nullable(),
+    sid: z.string(),
+    sms_fallback_method: z.enum(["GET", "POST"]),
+    sms_fallback_url: z.string().nullable(),
+    sms_method: z.enum(["GET", "POST"]),
+    sms_status_callback: z.string().nullable(),
+    sms_url: z.string().nullable(),
+    status_callback: z.string().nullable(),
+    status_callback_method: z.enum(["GET", "POST"]),
+    uri: z.string(),
+    voice_caller_id_lookup: z.boolean(),
+    voice_fallback_method: z.enum(["GET", "POST"]),
+    voice_fallback_url: z.string().nullable(),
+    voice_method: z.enum(["GET", "POST"]),
+    voice_url: z.string().nullable(),
+    public_application_connect_enabled: z.boolean(),
+  }),
+);
 
 export function renderApplication(app: Application): z.infer<typeof applicationResource> {
   return {
@@ -68,24 +70,26 @@ export function renderApplication(app: Application): z.infer<typeof applicationR
 }
 
 /** Twilio's create and update parameters (ApiVersion is taken and ignored: there is one version). */
-const handlerParams = z.object({
-  ApiVersion: z.literal("2010-04-01", { error: "must be 2010-04-01" }).optional(),
-  FriendlyName: z.string().max(64, "must be at most 64 characters").optional(),
-  VoiceUrl: formUrl.optional(),
-  VoiceMethod: formMethod.optional(),
-  VoiceFallbackUrl: formUrl.optional(),
-  VoiceFallbackMethod: formMethod.optional(),
-  VoiceCallerIdLookup: formBoolean.optional(),
-  StatusCallback: formUrl.optional(),
-  StatusCallbackMethod: formMethod.optional(),
-  SmsUrl: formUrl.optional(),
-  SmsMethod: formMethod.optional(),
-  SmsFallbackUrl: formUrl.optional(),
-  SmsFallbackMethod: formMethod.optional(),
-  SmsStatusCallback: formUrl.optional(),
-  MessageStatusCallback: formUrl.optional(),
-  PublicApplicationConnectEnabled: formBoolean.optional(),
-});
+const handlerParams = z.lazy(() =>
+  z.object({
+    ApiVersion: z.literal("2010-04-01", { error: "must be 2010-04-01" }).optional(),
+    FriendlyName: z.string().max(64, "must be at most 64 characters").optional(),
+    VoiceUrl: formUrl.optional(),
+    VoiceMethod: formMethod.optional(),
+    VoiceFallbackUrl: formUrl.optional(),
+    VoiceFallbackMethod: formMethod.optional(),
+    VoiceCallerIdLookup: formBoolean.optional(),
+    StatusCallback: formUrl.optional(),
+    StatusCallbackMethod: formMethod.optional(),
+    SmsUrl: formUrl.optional(),
+    SmsMethod: formMethod.optional(),
+    SmsFallbackUrl: formUrl.optional(),
+    SmsFallbackMethod: formMethod.optional(),
+    SmsStatusCallback: formUrl.optional(),
+    MessageStatusCallback: formUrl.optional(),
+    PublicApplicationConnectEnabled: formBoolean.optional(),
+  }),
+);
 
 function toHandlers(body: z.output<typeof handlerParams>): Changes<ApplicationHandlers> {
   return {
@@ -131,8 +135,8 @@ export const applicationRoutes = [
     surface: "account",
     summary: "List the account's applications, oldest first (FriendlyName filter)",
     auth: { kind: "account", scope: "incoming_phone_numbers_read" },
-    query: z.object({ ...pagingQuery, FriendlyName: z.string().optional() }),
-    response: listSchema("applications", applicationResource),
+    query: z.lazy(() => z.object({ ...pagingQuery, FriendlyName: z.string().optional() })),
+    response: z.lazy(() => listSchema("applications", applicationResource)),
     handle({ params, query, services }) {
       const accountSid = params.AccountSid!;
       const given = queryFilters<Application>(query, { FriendlyName: equals((a) => a.friendly_name) });

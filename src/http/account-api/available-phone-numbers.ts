@@ -31,29 +31,33 @@ const countryNames: Record<string, string> = {
 };
 
 /** Twilio's available number (`..available_phone_number_local`, the same for toll-free and mobile). */
-export const availablePhoneNumberResource = z.object({
-  friendly_name: z.string(),
-  phone_number: z.string(),
-  lata: z.string().nullable(),
-  locality: z.string().nullable(),
-  rate_center: z.string().nullable(),
-  latitude: z.number().nullable(),
-  longitude: z.number().nullable(),
-  region: z.string().nullable(),
-  postal_code: z.string().nullable(),
-  iso_country: z.string(),
-  address_requirements: z.string(),
-  beta: z.boolean(),
-  capabilities: z.object({ voice: z.boolean(), SMS: z.boolean(), MMS: z.boolean(), fax: z.boolean() }),
-});
+export const availablePhoneNumberResource = z.lazy(() =>
+  z.object({
+    friendly_name: z.string(),
+    phone_number: z.string(),
+    lata: z.string().nullable(),
+    locality: z.string().nullable(),
+    rate_center: z.string().nullable(),
+    latitude: z.number().nullable(),
+    longitude: z.number().nullable(),
+    region: z.string().nullable(),
+    postal_code: z.string().nullable(),
+    iso_country: z.string(),
+    address_requirements: z.string(),
+    beta: z.boolean(),
+    capabilities: z.object({ voice: z.boolean(), SMS: z.boolean(), MMS: z.boolean(), fax: z.boolean() }),
+  }),
+);
 
-export const availableCountryResource = z.object({
-  country_code: z.string(),
-  country: z.string(),
-  uri: z.string(),
-  beta: z.boolean(),
-  subresource_uris: z.record(z.string(), z.string()),
-});
+export const availableCountryResource = z.lazy(() =>
+  z.object({
+    country_code: z.string(),
+    country: z.string(),
+    uri: z.string(),
+    beta: z.boolean(),
+    subresource_uris: z.record(z.string(), z.string()),
+  }),
+);
 
 export function renderAvailableNumber(number: PhoneNumber): z.infer<typeof availablePhoneNumberResource> {
   return {
@@ -117,36 +121,38 @@ function miles(a: [number, number], b: [number, number]): number {
   return 3958.8 * 2 * Math.asin(Math.sqrt(h));
 }
 
-const searchQuery = z.object({
-  ...pagingQuery,
-  AreaCode: z
-    .string()
-    .regex(/^\d{3}$/, "must be a three-digit area code")
-    .optional(),
-  Contains: z
-    .string()
-    .regex(/^[0-9A-Za-z*]{1,16}$/, "must be 1 to 16 digits, letters or * (any one digit)")
-    .optional(),
-  SmsEnabled: formBoolean.optional(),
-  MmsEnabled: formBoolean.optional(),
-  VoiceEnabled: formBoolean.optional(),
-  FaxEnabled: formBoolean.optional(),
-  ExcludeAllAddressRequired: formBoolean.optional(),
-  ExcludeLocalAddressRequired: formBoolean.optional(),
-  ExcludeForeignAddressRequired: formBoolean.optional(),
-  Beta: formBoolean.optional(),
-  NearNumber: z.string().optional(),
-  NearLatLong: z
-    .string()
-    .regex(/^-?\d+(\.\d+)?,\s*-?\d+(\.\d+)?$/, "must be latitude,longitude such as 37.77,-122.41")
-    .optional(),
-  Distance: z.coerce.number({ error: "must be a number of miles" }).int().min(0).max(500).optional(),
-  InPostalCode: z.string().optional(),
-  InRegion: z.string().optional(),
-  InRateCenter: z.string().optional(),
-  InLata: z.string().optional(),
-  InLocality: z.string().optional(),
-});
+const searchQuery = z.lazy(() =>
+  z.object({
+    ...pagingQuery,
+    AreaCode: z
+      .string()
+      .regex(/^\d{3}$/, "must be a three-digit area code")
+      .optional(),
+    Contains: z
+      .string()
+      .regex(/^[0-9A-Za-z*]{1,16}$/, "must be 1 to 16 digits, letters or * (any one digit)")
+      .optional(),
+    SmsEnabled: formBoolean.optional(),
+    MmsEnabled: formBoolean.optional(),
+    VoiceEnabled: formBoolean.optional(),
+    FaxEnabled: formBoolean.optional(),
+    ExcludeAllAddressRequired: formBoolean.optional(),
+    ExcludeLocalAddressRequired: formBoolean.optional(),
+    ExcludeForeignAddressRequired: formBoolean.optional(),
+    Beta: formBoolean.optional(),
+    NearNumber: z.string().optional(),
+    NearLatLong: z
+      .string()
+      .regex(/^-?\d+(\.\d+)?,\s*-?\d+(\.\d+)?$/, "must be latitude,longitude such as 37.77,-122.41")
+      .optional(),
+    Distance: z.coerce.number({ error: "must be a number of miles" }).int().min(0).max(500).optional(),
+    InPostalCode: z.string().optional(),
+    InRegion: z.string().optional(),
+    InRateCenter: z.string().optional(),
+    InLata: z.string().optional(),
+    InLocality: z.string().optional(),
+  }),
+);
 type SearchQuery = z.output<typeof searchQuery>;
 
 const echoed = [
@@ -217,8 +223,8 @@ export const availablePhoneNumberRoutes = [
     surface: "account",
     summary: "Countries with numbers for sale",
     auth: { kind: "account", scope, carrier: "allowed" },
-    query: z.object(pagingQuery),
-    response: z.object({ countries: z.array(availableCountryResource), uri: z.string() }),
+    query: z.lazy(() => z.object(pagingQuery)),
+    response: z.lazy(() => z.object({ countries: z.array(availableCountryResource), uri: z.string() })),
     handle({ params, services }) {
       const accountSid = params.AccountSid!;
       const available = services.context.store.phoneNumbers
@@ -257,7 +263,7 @@ export const availablePhoneNumberRoutes = [
       summary: `Search ${numberType.key.replace("_", "-")} numbers for sale in a country`,
       auth: { kind: "account", scope, carrier: "allowed" },
       query: searchQuery,
-      response: listSchema("available_phone_numbers", availablePhoneNumberResource),
+      response: z.lazy(() => listSchema("available_phone_numbers", availablePhoneNumberResource)),
       handle({ params, query, request, services }) {
         const country = countryParam(services, params, request.path);
         const numbers = availableOf(services, country).filter((n) => n.number_type === numberType.type);

@@ -34,35 +34,37 @@ const collection = `${accountBase}/Calls`;
 const instance = `${collection}/:CallSid`;
 
 /** Twilio's call resource (schema `api.v2010.account.call`) plus `annotation`, which its fixtures carry. */
-export const callResource = z.object({
-  sid: z.string(),
-  date_created: z.string(),
-  date_updated: z.string(),
-  parent_call_sid: z.string().nullable(),
-  account_sid: z.string(),
-  to: z.string(),
-  to_formatted: z.string(),
-  from: z.string(),
-  from_formatted: z.string(),
-  phone_number_sid: z.string().nullable(),
-  status: z.enum(callStatuses),
-  start_time: z.string().nullable(),
-  end_time: z.string().nullable(),
-  duration: z.string().nullable(),
-  price: z.string().nullable(),
-  price_unit: z.string(),
-  direction: z.string(),
-  answered_by: z.string().nullable(),
-  annotation: z.string().nullable(),
-  api_version: z.string(),
-  forwarded_from: z.string().nullable(),
-  group_sid: z.string().nullable(),
-  caller_name: z.string().nullable(),
-  queue_time: z.string(),
-  trunk_sid: z.string().nullable(),
-  uri: z.string(),
-  subresource_uris: z.record(z.string(), z.string()),
-});
+export const callResource = z.lazy(() =>
+  z.object({
+    sid: z.string(),
+    date_created: z.string(),
+    date_updated: z.string(),
+    parent_call_sid: z.string().nullable(),
+    account_sid: z.string(),
+    to: z.string(),
+    to_formatted: z.string(),
+    from: z.string(),
+    from_formatted: z.string(),
+    phone_number_sid: z.string().nullable(),
+    status: z.enum(callStatuses),
+    start_time: z.string().nullable(),
+    end_time: z.string().nullable(),
+    duration: z.string().nullable(),
+    price: z.string().nullable(),
+    price_unit: z.string(),
+    direction: z.string(),
+    answered_by: z.string().nullable(),
+    annotation: z.string().nullable(),
+    api_version: z.string(),
+    forwarded_from: z.string().nullable(),
+    group_sid: z.string().nullable(),
+    caller_name: z.string().nullable(),
+    queue_time: z.string(),
+    trunk_sid: z.string().nullable(),
+    uri: z.string(),
+    subresource_uris: z.record(z.string(), z.string()),
+  }),
+);
 export type CallResource = z.infer<typeof callResource>;
 
 /** The call's subresources this sandbox serves (Twilio lists more; an unserved one is left out, not advertised). */
@@ -105,60 +107,66 @@ export function renderCall(call: Call): CallResource {
 }
 
 /** A number, or a Voice SDK client (`client:alice`). */
-const callParty = z
-  .string({ error: "is required" })
-  .refine(
-    (value) => e164Pattern.test(value) || clientAddressPattern.test(value),
-    "must be an E.164 number such as +14155550100, or client: and an identity",
-  );
+const callParty = z.lazy(() =>
+  z
+    .string({ error: "is required" })
+    .refine(
+      (value) => e164Pattern.test(value) || clientAddressPattern.test(value),
+      "must be an E.164 number such as +14155550100, or client: and an identity",
+    ),
+);
 
 /** Whom a call goes to: a number, a client, or a SIP address one of the account's trunks reaches. */
-const callee = z
-  .string({ error: "is required" })
-  .refine(
-    (value) => e164Pattern.test(value) || clientAddressPattern.test(value) || sipAddressPattern.test(value),
-    "must be an E.164 number such as +14155550100, client: and an identity, or sip:user@host",
-  );
+const callee = z.lazy(() =>
+  z
+    .string({ error: "is required" })
+    .refine(
+      (value) => e164Pattern.test(value) || clientAddressPattern.test(value) || sipAddressPattern.test(value),
+      "must be an E.164 number such as +14155550100, client: and an identity, or sip:user@host",
+    ),
+);
 
-const createParams = z.object({
-  To: callee,
-  From: callParty,
-  Url: formUrl.optional(),
-  Twiml: z.string().max(4000, "must be at most 4000 characters").optional(),
-  ApplicationSid: z
-    .string()
-    .regex(/^AP[0-9a-fA-F]{32}$/, "must be an application sid (AP and 32 hex digits)")
-    .optional(),
-  Method: formMethod.optional(),
-  FallbackUrl: formUrl.optional(),
-  FallbackMethod: formMethod.optional(),
-  StatusCallback: formUrl.optional(),
-  StatusCallbackMethod: formMethod.optional(),
-  StatusCallbackEvent: repeated(
-    z.enum(callStatusEvents, { error: `must be one of ${callStatusEvents.join(", ")}` }),
-  ),
-  SendDigits: z
-    .string()
-    .regex(/^[0-9A-DwW#*]{1,32}$/, "must be up to 32 of 0-9, A-D, #, * and w/W (pause)")
-    .optional(),
-  // Twilio rings for at most 600 seconds; larger values are cut to 600 as Twilio does.
-  Timeout: seconds()
-    .min(1, "must be between 1 and 600")
-    .transform((n) => Math.min(n, 600))
-    .optional(),
-  TimeLimit: seconds()
-    .min(1, "must be between 1 and 86400")
-    .max(86_400, "must be between 1 and 86400")
-    .optional(),
-  Record: formBoolean.optional(),
-  ...recordingParams,
-  ...machineDetectionParams,
-  AsyncAmd: formBoolean.optional(),
-  AsyncAmdStatusCallback: formUrl.optional(),
-  AsyncAmdStatusCallbackMethod: formMethod.optional(),
-  CallerId: z.string().optional(),
-  CallReason: z.string().optional(),
-});
+const createParams = z.lazy(() =>
+  z.object({
+    To: callee,
+    From: callParty,
+    Url: formUrl.optional(),
+    Twiml: z.string().max(4000, "must be at most 4000 characters").optional(),
+    ApplicationSid: z
+      .string()
+      .regex(/^AP[0-9a-fA-F]{32}$/, "must be an application sid (AP and 32 hex digits)")
+      .optional(),
+    Method: formMethod.optional(),
+    FallbackUrl: formUrl.optional(),
+    FallbackMethod: formMethod.optional(),
+    StatusCallback: formUrl.optional(),
+    StatusCallbackMethod: formMethod.optional(),
+    StatusCallbackEvent: repeated(
+      z.enum(callStatusEvents, { error: `must be one of ${callStatusEvents.join(", ")}` }),
+    ),
+    SendDigits: z
+      .string()
+      .regex(/^[0-9A-DwW#*]{1,32}$/, "must be up to 32 of 0-9, A-D, #, * and w/W (pause)")
+      .optional(),
+    // Twilio rings for at most 600 seconds; larger values are cut to 600 as Twilio does.
+    Timeout: seconds()
+      .min(1, "must be between 1 and 600")
+      .transform((n) => Math.min(n, 600))
+      .optional(),
+    TimeLimit: seconds()
+      .min(1, "must be between 1 and 86400")
+      .max(86_400, "must be between 1 and 86400")
+      .optional(),
+    Record: formBoolean.optional(),
+    ...recordingParams,
+    ...machineDetectionParams,
+    AsyncAmd: formBoolean.optional(),
+    AsyncAmdStatusCallback: formUrl.optional(),
+    AsyncAmdStatusCallbackMethod: formMethod.optional(),
+    CallerId: z.string().optional(),
+    CallReason: z.string().optional(),
+  }),
+);
 
 type CallInput = Omit<NewCall, "direction" | "phoneNumberSid">;
 
@@ -205,20 +213,22 @@ const callInput = (
   }),
 });
 
-const updateParams = z.object({
-  Status: z.enum(["canceled", "completed"], { error: "must be canceled or completed" }).optional(),
-  Url: formUrl.optional(),
-  Method: formMethod.optional(),
-  Twiml: z.string().max(4000, "must be at most 4000 characters").optional(),
-  FallbackUrl: formUrl.optional(),
-  FallbackMethod: formMethod.optional(),
-  StatusCallback: formUrl.optional(),
-  StatusCallbackMethod: formMethod.optional(),
-  TimeLimit: seconds()
-    .min(1, "must be between 1 and 86400")
-    .max(86_400, "must be between 1 and 86400")
-    .optional(),
-});
+const updateParams = z.lazy(() =>
+  z.object({
+    Status: z.enum(["canceled", "completed"], { error: "must be canceled or completed" }).optional(),
+    Url: formUrl.optional(),
+    Method: formMethod.optional(),
+    Twiml: z.string().max(4000, "must be at most 4000 characters").optional(),
+    FallbackUrl: formUrl.optional(),
+    FallbackMethod: formMethod.optional(),
+    StatusCallback: formUrl.optional(),
+    StatusCallbackMethod: formMethod.optional(),
+    TimeLimit: seconds()
+      .min(1, "must be between 1 and 86400")
+      .max(86_400, "must be between 1 and 86400")
+      .optional(),
+  }),
+);
 
 /** The indexes a call list walks, most selective first; the date filters are tested along the walk. */
 const callListIndexes = {
@@ -229,15 +239,17 @@ const callListIndexes = {
   account: ["AccountSid"],
 };
 
-const listQuery = z.object({
-  ...pagingQuery,
-  To: z.string().optional(),
-  From: z.string().optional(),
-  ParentCallSid: z.string().optional(),
-  Status: z.enum(callStatuses, { error: `must be one of ${callStatuses.join(", ")}` }).optional(),
-  ...dateFilterQuery("StartTime"),
-  ...dateFilterQuery("EndTime"),
-});
+const listQuery = z.lazy(() =>
+  z.object({
+    ...pagingQuery,
+    To: z.string().optional(),
+    From: z.string().optional(),
+    ParentCallSid: z.string().optional(),
+    Status: z.enum(callStatuses, { error: `must be one of ${callStatuses.join(", ")}` }).optional(),
+    ...dateFilterQuery("StartTime"),
+    ...dateFilterQuery("EndTime"),
+  }),
+);
 
 /**
  * Twilio's codes for call parameters (21201/21213 missing To/From, 21211/21212 invalid, 21205 Url, 21234 an
@@ -282,7 +294,7 @@ export const callRoutes = [
     summary: "List the account's calls, newest first",
     auth: { kind: "account", scope: "phone_calls_read" },
     query: listQuery,
-    response: listSchema("calls", callResource),
+    response: z.lazy(() => listSchema("calls", callResource)),
     handle({ params, query, services }) {
       const accountSid = params.AccountSid!;
       const given = queryFilters<Call>(query, {

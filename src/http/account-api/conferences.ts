@@ -35,60 +35,66 @@ const participant = `${participants}/:CallSid`;
 const recordings = `${instance}/Recordings`;
 
 /** Twilio's conference resource (`api.v2010.account.conference`). */
-export const conferenceResource = z.object({
-  account_sid: z.string(),
-  date_created: z.string(),
-  date_updated: z.string(),
-  api_version: z.string(),
-  friendly_name: z.string(),
-  region: z.string(),
-  sid: z.string(),
-  status: z.enum(conferenceStatuses),
-  uri: z.string(),
-  subresource_uris: z.record(z.string(), z.string()),
-  reason_conference_ended: z.enum(conferenceEndReasons).nullable(),
-  call_sid_ending_conference: z.string().nullable(),
-});
+export const conferenceResource = z.lazy(() =>
+  z.object({
+    account_sid: z.string(),
+    date_created: z.string(),
+    date_updated: z.string(),
+    api_version: z.string(),
+    friendly_name: z.string(),
+    region: z.string(),
+    sid: z.string(),
+    status: z.enum(conferenceStatuses),
+    uri: z.string(),
+    subresource_uris: z.record(z.string(), z.string()),
+    reason_conference_ended: z.enum(conferenceEndReasons).nullable(),
+    call_sid_ending_conference: z.string().nullable(),
+  }),
+);
 
 /** Twilio's participant resource (`api.v2010.account.conference.participant`). */
-export const participantResource = z.object({
-  account_sid: z.string(),
-  call_sid: z.string(),
-  label: z.string().nullable(),
-  call_sid_to_coach: z.string().nullable(),
-  coaching: z.boolean(),
-  conference_sid: z.string(),
-  date_created: z.string(),
-  date_updated: z.string(),
-  end_conference_on_exit: z.boolean(),
-  muted: z.boolean(),
-  hold: z.boolean(),
-  start_conference_on_enter: z.boolean(),
-  status: z.enum(["queued", "connecting", "ringing", "connected", "complete", "failed"]),
-  queue_time: z.string(),
-  uri: z.string(),
-});
+export const participantResource = z.lazy(() =>
+  z.object({
+    account_sid: z.string(),
+    call_sid: z.string(),
+    label: z.string().nullable(),
+    call_sid_to_coach: z.string().nullable(),
+    coaching: z.boolean(),
+    conference_sid: z.string(),
+    date_created: z.string(),
+    date_updated: z.string(),
+    end_conference_on_exit: z.boolean(),
+    muted: z.boolean(),
+    hold: z.boolean(),
+    start_conference_on_enter: z.boolean(),
+    status: z.enum(["queued", "connecting", "ringing", "connected", "complete", "failed"]),
+    queue_time: z.string(),
+    uri: z.string(),
+  }),
+);
 
 /** Twilio's conference recording resource (`api.v2010.account.conference.conference_recording`). */
-export const conferenceRecordingResource = z.object({
-  account_sid: z.string(),
-  api_version: z.string(),
-  call_sid: z.string(),
-  conference_sid: z.string(),
-  date_created: z.string(),
-  date_updated: z.string(),
-  start_time: z.string(),
-  duration: z.string().nullable(),
-  sid: z.string(),
-  price: z.string().nullable(),
-  price_unit: z.string(),
-  status: z.enum(recordingStatuses),
-  channels: z.number().int(),
-  source: z.enum(recordingSources),
-  error_code: z.number().int().nullable(),
-  encryption_details: z.null(),
-  uri: z.string(),
-});
+export const conferenceRecordingResource = z.lazy(() =>
+  z.object({
+    account_sid: z.string(),
+    api_version: z.string(),
+    call_sid: z.string(),
+    conference_sid: z.string(),
+    date_created: z.string(),
+    date_updated: z.string(),
+    start_time: z.string(),
+    duration: z.string().nullable(),
+    sid: z.string(),
+    price: z.string().nullable(),
+    price_unit: z.string(),
+    status: z.enum(recordingStatuses),
+    channels: z.number().int(),
+    source: z.enum(recordingSources),
+    error_code: z.number().int().nullable(),
+    encryption_details: z.null(),
+    uri: z.string(),
+  }),
+);
 
 export function renderConference(conference: Conference): z.infer<typeof conferenceResource> {
   const base = accountPath(conference.account_sid, `Conferences/${conference.sid}`);
@@ -169,20 +175,26 @@ function findParticipant(services: RouteServices, params: Record<string, string>
   return ownedBy(found, params.AccountSid!, path);
 }
 
-const listQuery = z.object({
-  ...pagingQuery,
-  FriendlyName: z.string().optional(),
-  Status: z.enum(conferenceStatuses, { error: `must be one of ${conferenceStatuses.join(", ")}` }).optional(),
-  ...dateFilterQuery("DateCreated"),
-  ...dateFilterQuery("DateUpdated"),
-});
+const listQuery = z.lazy(() =>
+  z.object({
+    ...pagingQuery,
+    FriendlyName: z.string().optional(),
+    Status: z
+      .enum(conferenceStatuses, { error: `must be one of ${conferenceStatuses.join(", ")}` })
+      .optional(),
+    ...dateFilterQuery("DateCreated"),
+    ...dateFilterQuery("DateUpdated"),
+  }),
+);
 
-const participantListQuery = z.object({
-  ...pagingQuery,
-  Muted: formBoolean.optional(),
-  Hold: formBoolean.optional(),
-  Coaching: formBoolean.optional(),
-});
+const participantListQuery = z.lazy(() =>
+  z.object({
+    ...pagingQuery,
+    Muted: formBoolean.optional(),
+    Hold: formBoolean.optional(),
+    Coaching: formBoolean.optional(),
+  }),
+);
 
 /** Parameters the sandbox does not act on are refused, never silently ignored. */
 const notEmulated = (what: string) =>
@@ -191,69 +203,72 @@ const notEmulated = (what: string) =>
     .refine(() => false, `${what} are not emulated by the sandbox`)
     .optional();
 
-const participantUpdate = z.object({
-  Muted: formBoolean.optional(),
-  Hold: formBoolean.optional(),
-  HoldUrl: notEmulated("hold music URLs"),
-  AnnounceUrl: notEmulated("announcements"),
-  Coaching: notEmulated("coaching"),
-  CallSidToCoach: notEmulated("coaching"),
-});
+const participantUpdate = z.lazy(() =>
+  z.object({
+    Muted: formBoolean.optional(),
+    Hold: formBoolean.optional(),
+    HoldUrl: notEmulated("hold music URLs"),
+    AnnounceUrl: notEmulated("announcements"),
+    Coaching: notEmulated("coaching"),
+    CallSidToCoach: notEmulated("coaching"),
+  }),
+);
 
-const conferenceCallbackEvent = z.enum(
-  ["start", "end", "join", "leave", "mute", "hold", "modify", "speaker"],
-  {
+const conferenceCallbackEvent = z.lazy(() =>
+  z.enum(["start", "end", "join", "leave", "mute", "hold", "modify", "speaker"], {
     error: "must be start, end, join, leave, mute, hold, modify or speaker",
-  },
+  }),
 );
 
 /** Twilio's Participant create: the call to place, and the `<Conference>` options its leg joins with. */
-const participantCreate = z.object({
-  From: z.string({ error: "is required" }).pipe(formE164),
-  To: z.string({ error: "is required" }).pipe(formE164),
-  Label: z.string().min(1).max(128, "must be at most 128 characters").optional(),
-  StatusCallback: formUrl.optional(),
-  StatusCallbackMethod: formMethod.optional(),
-  StatusCallbackEvent: repeated(
-    z.enum(callStatusEvents, { error: `must be one of ${callStatusEvents.join(", ")}` }),
-  ),
-  Timeout: seconds().min(5, "must be between 5 and 600").max(600, "must be between 5 and 600").optional(),
-  TimeLimit: seconds()
-    .min(1, "must be between 1 and 86400")
-    .max(86_400, "must be between 1 and 86400")
-    .optional(),
-  Record: formBoolean.optional(),
-  Muted: formBoolean.optional(),
-  Beep: z
-    .enum(["true", "false", "onEnter", "onExit"], { error: "must be true, false, onEnter or onExit" })
-    .optional(),
-  StartConferenceOnEnter: formBoolean.optional(),
-  EndConferenceOnExit: formBoolean.optional(),
-  WaitUrl: z.union([z.literal(""), formUrl]).optional(),
-  WaitMethod: formMethod.optional(),
-  EarlyMedia: formBoolean.optional(),
-  MaxParticipants: z.coerce
-    .number({ error: "must be a whole number from 2 to 250" })
-    .int("must be a whole number from 2 to 250")
-    .min(2, "must be a whole number from 2 to 250")
-    .max(250, "must be a whole number from 2 to 250")
-    .optional(),
-  ConferenceRecord: z
-    .enum(["true", "false", "record-from-start", "do-not-record"], {
-      error: "must be true, false, record-from-start or do-not-record",
-    })
-    .optional(),
-  ConferenceStatusCallback: formUrl.optional(),
-  ConferenceStatusCallbackMethod: formMethod.optional(),
-  ConferenceStatusCallbackEvent: repeated(conferenceCallbackEvent),
-  ConferenceRecordingStatusCallback: formUrl.optional(),
-  ConferenceRecordingStatusCallbackMethod: formMethod.optional(),
-  ...machineDetectionParams,
-  AmdStatusCallback: formUrl.optional(),
-  AmdStatusCallbackMethod: formMethod.optional(),
-  Coaching: notEmulated("coaching"),
-  CallSidToCoach: notEmulated("coaching"),
-});
+const participantCreate = z.lazy(() =>
+  z.object({
+    From: z.string({ error: "is required" }).pipe(formE164),
+    To: z.string({ error: "is required" }).pipe(formE164),
+    Label: z.string().min(1).max(128, "must be at most 128 characters").optional(),
+    StatusCallback: formUrl.optional(),
+    StatusCallbackMethod: formMethod.optional(),
+    StatusCallbackEvent: repeated(
+      z.enum(callStatusEvents, { error: `must be one of ${callStatusEvents.join(", ")}` }),
+    ),
+    Timeout: seconds().min(5, "must be between 5 and 600").max(600, "must be between 5 and 600").optional(),
+    TimeLimit: seconds()
+      .min(1, "must be between 1 and 86400")
+      .max(86_400, "must be between 1 and 86400")
+      .optional(),
+    Record: formBoolean.optional(),
+    Muted: formBoolean.optional(),
+    Beep: z
+      .enum(["true", "false", "onEnter", "onExit"], { error: "must be true, false, onEnter or onExit" })
+      .optional(),
+    StartConferenceOnEnter: formBoolean.optional(),
+    EndConferenceOnExit: formBoolean.optional(),
+    WaitUrl: z.union([z.literal(""), formUrl]).optional(),
+    WaitMethod: formMethod.optional(),
+    EarlyMedia: formBoolean.optional(),
+    MaxParticipants: z.coerce
+      .number({ error: "must be a whole number from 2 to 250" })
+      .int("must be a whole number from 2 to 250")
+      .min(2, "must be a whole number from 2 to 250")
+      .max(250, "must be a whole number from 2 to 250")
+      .optional(),
+    ConferenceRecord: z
+      .enum(["true", "false", "record-from-start", "do-not-record"], {
+        error: "must be true, false, record-from-start or do-not-record",
+      })
+      .optional(),
+    ConferenceStatusCallback: formUrl.optional(),
+    ConferenceStatusCallbackMethod: formMethod.optional(),
+    ConferenceStatusCallbackEvent: repeated(conferenceCallbackEvent),
+    ConferenceRecordingStatusCallback: formUrl.optional(),
+    ConferenceRecordingStatusCallbackMethod: formMethod.optional(),
+    ...machineDetectionParams,
+    AmdStatusCallback: formUrl.optional(),
+    AmdStatusCallbackMethod: formMethod.optional(),
+    Coaching: notEmulated("coaching"),
+    CallSidToCoach: notEmulated("coaching"),
+  }),
+);
 
 /** The `<Conference>` attributes a participant's options stand for (markup/verbs/dial-conference.ts reads them). */
 function conferenceAttributes(body: z.output<typeof participantCreate>): Record<string, string | undefined> {
@@ -290,7 +305,7 @@ export const conferenceRoutes = [
     summary: "List the account's conferences, newest first",
     auth: { kind: "account", scope: "phone_calls_read" },
     query: listQuery,
-    response: listSchema("conferences", conferenceResource),
+    response: z.lazy(() => listSchema("conferences", conferenceResource)),
     handle({ params, query, services }) {
       const accountSid = params.AccountSid!;
       const given = queryFilters<Conference>(query, {
@@ -337,10 +352,12 @@ export const conferenceRoutes = [
     surface: "account",
     summary: "Update a conference: Status=completed ends it and releases every participant",
     auth: { kind: "account", scope: "phone_calls_write" },
-    body: z.object({
-      Status: z.enum(["completed"], { error: "must be completed" }).optional(),
-      AnnounceUrl: notEmulated("announcements"),
-    }),
+    body: z.lazy(() =>
+      z.object({
+        Status: z.enum(["completed"], { error: "must be completed" }).optional(),
+        AnnounceUrl: notEmulated("announcements"),
+      }),
+    ),
     response: conferenceResource,
     handle({ params, body, request, services }) {
       const conference = findConference(services, params, request.path);
@@ -355,7 +372,7 @@ export const conferenceRoutes = [
     summary: "List the participants in a conference now (those who left are gone)",
     auth: { kind: "account", scope: "phone_calls_read" },
     query: participantListQuery,
-    response: listSchema("participants", participantResource),
+    response: z.lazy(() => listSchema("participants", participantResource)),
     handle({ params, query, request, services }) {
       const conference = findConference(services, params, request.path);
       const given = queryFilters<Participant>(query, {
@@ -517,8 +534,8 @@ export const conferenceRoutes = [
     surface: "account",
     summary: "List a conference's recordings, newest first",
     auth: { kind: "account", scope: "phone_calls_read" },
-    query: z.object({ ...pagingQuery, ...dateFilterQuery("DateCreated") }),
-    response: listSchema("recordings", conferenceRecordingResource),
+    query: z.lazy(() => z.object({ ...pagingQuery, ...dateFilterQuery("DateCreated") })),
+    response: z.lazy(() => listSchema("recordings", conferenceRecordingResource)),
     handle({ params, query, request, services }) {
       const conference = findConference(services, params, request.path);
       const created = dateFilter(query, "DateCreated");

@@ -5,10 +5,12 @@ const dateOnly = /^\d{4}-\d{2}-\d{2}$/;
 const dayMs = 86_400_000;
 
 /** A date (YYYY-MM-DD) or an ISO 8601 date-time, as the twilio client sends them. */
-export const formDate = z.string().refine((value) => {
-  if (dateOnly.test(value)) return !Number.isNaN(Date.parse(`${value}T00:00:00Z`));
-  return /^\d{4}-\d{2}-\d{2}T/.test(value) && !Number.isNaN(Date.parse(value));
-}, "must be a date (YYYY-MM-DD) or an ISO 8601 date-time such as 2026-01-01T10:00:00Z");
+export const formDate = z.lazy(() =>
+  z.string().refine((value) => {
+    if (dateOnly.test(value)) return !Number.isNaN(Date.parse(`${value}T00:00:00Z`));
+    return /^\d{4}-\d{2}-\d{2}T/.test(value) && !Number.isNaN(Date.parse(value));
+  }, "must be a date (YYYY-MM-DD) or an ISO 8601 date-time such as 2026-01-01T10:00:00Z"),
+);
 
 /** The query schema entries for one date filter, e.g. `dateFilterQuery("StartTime")`. */
 export const dateFilterQuery = (name: string) => ({

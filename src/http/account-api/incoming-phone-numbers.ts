@@ -18,45 +18,47 @@ const collection = `${accountBase}/IncomingPhoneNumbers`;
 const instance = `${collection}/:Sid`;
 
 /** The response resource, with Twilio's fields plus the spec's `status` and `status_callback_url`. */
-export const incomingPhoneNumberResource = z.object({
-  sid: z.string(),
-  account_sid: z.string(),
-  phone_number: z.string(),
-  friendly_name: z.string(),
-  voice_url: z.string().nullable(),
-  voice_method: z.string(),
-  voice_fallback_url: z.string().nullable(),
-  voice_fallback_method: z.string(),
-  voice_caller_id_lookup: z.boolean(),
-  voice_application_sid: z.string().nullable(),
-  voice_receive_mode: z.string(),
-  status_callback: z.string().nullable(),
-  status_callback_url: z.string().nullable(),
-  status_callback_method: z.string(),
-  sms_url: z.string().nullable(),
-  sms_method: z.string(),
-  sms_fallback_url: z.string().nullable(),
-  sms_fallback_method: z.string(),
-  sms_application_sid: z.string().nullable(),
-  address_requirements: z.string(),
-  address_sid: z.string().nullable(),
-  api_version: z.string(),
-  beta: z.boolean(),
-  bundle_sid: z.string().nullable(),
-  capabilities: z.object({ voice: z.boolean(), sms: z.boolean(), mms: z.boolean(), fax: z.boolean() }),
-  date_created: z.string(),
-  date_updated: z.string(),
-  emergency_status: z.string(),
-  emergency_address_sid: z.string().nullable(),
-  emergency_address_status: z.string(),
-  identity_sid: z.string().nullable(),
-  origin: z.string(),
-  trunk_sid: z.string().nullable(),
-  type: z.string(),
-  status: z.string(),
-  uri: z.string(),
-  subresource_uris: z.record(z.string(), z.string()),
-});
+export const incomingPhoneNumberResource = z.lazy(() =>
+  z.object({
+    sid: z.string(),
+    account_sid: z.string(),
+    phone_number: z.string(),
+    friendly_name: z.string(),
+    voice_url: z.string().nullable(),
+    voice_method: z.string(),
+    voice_fallback_url: z.string().nullable(),
+    voice_fallback_method: z.string(),
+    voice_caller_id_lookup: z.boolean(),
+    voice_application_sid: z.string().nullable(),
+    voice_receive_mode: z.string(),
+    status_callback: z.string().nullable(),
+    status_callback_url: z.string().nullable(),
+    status_callback_method: z.string(),
+    sms_url: z.string().nullable(),
+    sms_method: z.string(),
+    sms_fallback_url: z.string().nullable(),
+    sms_fallback_method: z.string(),
+    sms_application_sid: z.string().nullable(),
+    address_requirements: z.string(),
+    address_sid: z.string().nullable(),
+    api_version: z.string(),
+    beta: z.boolean(),
+    bundle_sid: z.string().nullable(),
+    capabilities: z.object({ voice: z.boolean(), sms: z.boolean(), mms: z.boolean(), fax: z.boolean() }),
+    date_created: z.string(),
+    date_updated: z.string(),
+    emergency_status: z.string(),
+    emergency_address_sid: z.string().nullable(),
+    emergency_address_status: z.string(),
+    identity_sid: z.string().nullable(),
+    origin: z.string(),
+    trunk_sid: z.string().nullable(),
+    type: z.string(),
+    status: z.string(),
+    uri: z.string(),
+    subresource_uris: z.record(z.string(), z.string()),
+  }),
+);
 export type IncomingPhoneNumberResource = z.infer<typeof incomingPhoneNumberResource>;
 
 export function renderIncomingPhoneNumber(number: PhoneNumber): IncomingPhoneNumberResource {
@@ -104,10 +106,15 @@ export function renderIncomingPhoneNumber(number: PhoneNumber): IncomingPhoneNum
   };
 }
 
-const applicationSid = z
-  .string()
-  .regex(/^(AP[0-9a-fA-F]{32})?$/, "must be an application sid (AP and 32 hex digits), or empty to clear it")
-  .transform((value) => (value === "" ? null : value));
+const applicationSid = z.lazy(() =>
+  z
+    .string()
+    .regex(
+      /^(AP[0-9a-fA-F]{32})?$/,
+      "must be an application sid (AP and 32 hex digits), or empty to clear it",
+    )
+    .transform((value) => (value === "" ? null : value)),
+);
 
 /** The handler parameters Twilio accepts on create and update (spec part 4 plus Twilio's fallbacks). */
 const handlerParams = {
@@ -148,22 +155,26 @@ function toHandlers(params: HandlerParams): Partial<NumberHandlers> {
   };
 }
 
-const createParams = z.object({
-  PhoneNumber: formE164.optional(),
-  AreaCode: z
-    .string()
-    .regex(/^\d{3}$/, "must be a three-digit area code")
-    .optional(),
-  ...handlerParams,
-});
+const createParams = z.lazy(() =>
+  z.object({
+    PhoneNumber: formE164.optional(),
+    AreaCode: z
+      .string()
+      .regex(/^\d{3}$/, "must be a three-digit area code")
+      .optional(),
+    ...handlerParams,
+  }),
+);
 
-const listQuery = z.object({
-  ...pagingQuery,
-  PhoneNumber: z.string().optional(),
-  FriendlyName: z.string().optional(),
-  Beta: z.string().optional(),
-  Origin: z.string().optional(),
-});
+const listQuery = z.lazy(() =>
+  z.object({
+    ...pagingQuery,
+    PhoneNumber: z.string().optional(),
+    FriendlyName: z.string().optional(),
+    Beta: z.string().optional(),
+    Origin: z.string().optional(),
+  }),
+);
 
 /** Twilio's PhoneNumber filter: digits to look for anywhere, `*` standing for any one character. */
 function numberFilter(pattern: string): (number: string) => boolean {
@@ -226,7 +237,7 @@ const listRoute = (typed?: (typeof typedLists)[number]) =>
       : "List the account's incoming phone numbers",
     auth: { kind: "account", scope: "incoming_phone_numbers_read", carrier: "allowed" },
     query: listQuery,
-    response: listSchema("incoming_phone_numbers", incomingPhoneNumberResource),
+    response: z.lazy(() => listSchema("incoming_phone_numbers", incomingPhoneNumberResource)),
     handle({ params, query, services }) {
       const accountSid = params.AccountSid!;
       const given = queryFilters<PhoneNumber>(query, {
@@ -281,7 +292,7 @@ export const incomingPhoneNumberRoutes = [
     surface: "account",
     summary: "Update an incoming phone number's handlers",
     auth: { kind: "account", scope: "incoming_phone_numbers_write", carrier: "allowed" },
-    body: z.object(handlerParams),
+    body: z.lazy(() => z.object(handlerParams)),
     response: incomingPhoneNumberResource,
     handle({ params, body, request, services }) {
       const number = ownedBy(

@@ -16,15 +16,17 @@ const collection = `${accountBase}/Messages/:MessageSid/Media`;
 const instance = `${collection}/:Sid`;
 
 /** Twilio's media resource (`api.v2010.account.message.media`). */
-export const mediaResource = z.object({
-  account_sid: z.string(),
-  content_type: z.string(),
-  date_created: z.string(),
-  date_updated: z.string(),
-  parent_sid: z.string(),
-  sid: z.string(),
-  uri: z.string(),
-});
+export const mediaResource = z.lazy(() =>
+  z.object({
+    account_sid: z.string(),
+    content_type: z.string(),
+    date_created: z.string(),
+    date_updated: z.string(),
+    parent_sid: z.string(),
+    sid: z.string(),
+    uri: z.string(),
+  }),
+);
 
 function renderMedia(message: Message, media: MessageMedia): z.infer<typeof mediaResource> {
   return {
@@ -50,9 +52,9 @@ function findMedia(services: RouteServices, params: Record<string, string>, path
 }
 
 /** The content's location: where the media came from (the sandbox keeps no copy of the bytes). */
-const contentLocation = z
-  .string()
-  .describe("The media item's source: the MediaUrl it was sent with, or the inbound sender's file");
+const contentLocation = z.lazy(() =>
+  z.string().describe("The media item's source: the MediaUrl it was sent with, or the inbound sender's file"),
+);
 
 export const messageMediaRoutes = [
   defineRoute({
@@ -61,8 +63,8 @@ export const messageMediaRoutes = [
     surface: "account",
     summary: "List a message's media items",
     auth: { kind: "account", scope: "messages_read" },
-    query: z.object({ ...pagingQuery, ...dateFilterQuery("DateCreated") }),
-    response: listSchema("media_list", mediaResource),
+    query: z.lazy(() => z.object({ ...pagingQuery, ...dateFilterQuery("DateCreated") })),
+    response: z.lazy(() => listSchema("media_list", mediaResource)),
     handle({ params, query, request, services }) {
       const message = findMessage(services, params, request.path);
       const created = dateFilter(query, "DateCreated");

@@ -19,28 +19,30 @@ const collection = `${accountBase}/Messages`;
 const instance = `${collection}/:MessageSid`;
 
 /** Twilio's message resource (schema `api.v2010.account.message`). */
-export const messageResource = z.object({
-  body: z.string(),
-  num_segments: z.string(),
-  direction: z.enum(messageDirections),
-  from: z.string(),
-  to: z.string(),
-  date_updated: z.string(),
-  price: z.string().nullable(),
-  error_message: z.string().nullable(),
-  uri: z.string(),
-  account_sid: z.string(),
-  num_media: z.string(),
-  status: z.enum(messageStatuses),
-  messaging_service_sid: z.string().nullable(),
-  sid: z.string(),
-  date_sent: z.string().nullable(),
-  date_created: z.string(),
-  error_code: z.number().int().nullable(),
-  price_unit: z.string(),
-  api_version: z.string(),
-  subresource_uris: z.record(z.string(), z.string()),
-});
+export const messageResource = z.lazy(() =>
+  z.object({
+    body: z.string(),
+    num_segments: z.string(),
+    direction: z.enum(messageDirections),
+    from: z.string(),
+    to: z.string(),
+    date_updated: z.string(),
+    price: z.string().nullable(),
+    error_message: z.string().nullable(),
+    uri: z.string(),
+    account_sid: z.string(),
+    num_media: z.string(),
+    status: z.enum(messageStatuses),
+    messaging_service_sid: z.string().nullable(),
+    sid: z.string(),
+    date_sent: z.string().nullable(),
+    date_created: z.string(),
+    error_code: z.number().int().nullable(),
+    price_unit: z.string(),
+    api_version: z.string(),
+    subresource_uris: z.record(z.string(), z.string()),
+  }),
+);
 export type MessageResource = z.infer<typeof messageResource>;
 
 export function renderMessage(message: Message): MessageResource {
@@ -72,52 +74,61 @@ export function renderMessage(message: Message): MessageResource {
   };
 }
 
-const mediaUrl = z.string().refine((value) => {
-  try {
-    const url = new URL(value);
-    return url.protocol === "http:" || url.protocol === "https:";
-  } catch {
-    return false;
-  }
-}, "must be an absolute http or https URL");
+const mediaUrl = z.lazy(() =>
+  z.string().refine((value) => {
+    try {
+      const url = new URL(value);
+      return url.protocol === "http:" || url.protocol === "https:";
+    } catch {
+      return false;
+    }
+  }, "must be an absolute http or https URL"),
+);
 
-const createParams = z.object({
-  To: messageRecipient,
-  From: messageSender.optional(),
-  MessagingServiceSid: z
-    .string()
-    .regex(/^MG[0-9a-fA-F]{32}$/, "must be MG followed by 32 hex digits")
-    .optional(),
-  Body: z.string().max(1600, "must be at most 1600 characters").optional(),
-  MediaUrl: z
-    .union([mediaUrl.transform((value) => [value]), z.array(mediaUrl).max(10, "at most 10 MediaUrl values")])
-    .optional(),
-  StatusCallback: formUrl.optional(),
-  StatusCallbackMethod: formMethod.optional(),
-  ScheduleType: z.enum(["fixed"], { error: "must be fixed" }).optional(),
-  SendAt: z.iso.datetime({ error: "must be an ISO 8601 date-time such as 2026-01-02T10:00:00Z" }).optional(),
-  ContentSid: z
-    .string()
-    .regex(/^HX[0-9a-fA-F]{32}$/, "must be HX followed by 32 hex digits")
-    .optional(),
-  ContentVariables: z
-    .string()
-    .refine((value) => {
-      try {
-        const parsed: unknown = JSON.parse(value);
-        return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed);
-      } catch {
-        return false;
-      }
-    }, "must be a JSON object of placeholder values")
-    .optional(),
-  ValidityPeriod: z.coerce
-    .number({ error: "must be a whole number of seconds" })
-    .int()
-    .min(1, "must be between 1 and 36000")
-    .max(36_000, "must be between 1 and 36000")
-    .optional(),
-});
+const createParams = z.lazy(() =>
+  z.object({
+    To: messageRecipient,
+    From: messageSender.optional(),
+    MessagingServiceSid: z
+      .string()
+      .regex(/^MG[0-9a-fA-F]{32}$/, "must be MG followed by 32 hex digits")
+      .optional(),
+    Body: z.string().max(1600, "must be at most 1600 characters").optional(),
+    MediaUrl: z
+      .union([
+        mediaUrl.transform((value) => [value]),
+        z.array(mediaUrl).max(10, "at most 10 MediaUrl values"),
+      ])
+      .optional(),
+    StatusCallback: formUrl.optional(),
+    StatusCallbackMethod: formMethod.optional(),
+    ScheduleType: z.enum(["fixed"], { error: "must be fixed" }).optional(),
+    SendAt: z.iso
+      .datetime({ error: "must be an ISO 8601 date-time such as 2026-01-02T10:00:00Z" })
+      .optional(),
+    ContentSid: z
+      .string()
+      .regex(/^HX[0-9a-fA-F]{32}$/, "must be HX followed by 32 hex digits")
+      .optional(),
+    ContentVariables: z
+      .string()
+      .refine((value) => {
+        try {
+          const parsed: unknown = JSON.parse(value);
+          return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed);
+        } catch {
+          return false;
+        }
+      }, "must be a JSON object of placeholder values")
+      .optional(),
+    ValidityPeriod: z.coerce
+      .number({ error: "must be a whole number of seconds" })
+      .int()
+      .min(1, "must be between 1 and 36000")
+      .max(36_000, "must be between 1 and 36000")
+      .optional(),
+  }),
+);
 
 const messageInput = (params: Record<string, string>, body: z.output<typeof createParams>): ApiMessage => ({
   accountSid: params.AccountSid!,
@@ -133,20 +144,24 @@ const messageInput = (params: Record<string, string>, body: z.output<typeof crea
   contentSid: body.ContentSid ?? null,
 });
 
-const updateParams = z.object({
-  Body: z.literal("", { error: 'must be an empty string: Body="" redacts the message' }).optional(),
-  Status: z.enum(["canceled"], { error: "must be canceled" }).optional(),
-});
+const updateParams = z.lazy(() =>
+  z.object({
+    Body: z.literal("", { error: 'must be an empty string: Body="" redacts the message' }).optional(),
+    Status: z.enum(["canceled"], { error: "must be canceled" }).optional(),
+  }),
+);
 
 /** The indexes a message list walks, most selective first; the DateSent filters are tested along the walk. */
 const messageListIndexes = { to: ["To"], from: ["From"], account: ["AccountSid"] };
 
-const listQuery = z.object({
-  ...pagingQuery,
-  To: z.string().optional(),
-  From: z.string().optional(),
-  ...dateFilterQuery("DateSent"),
-});
+const listQuery = z.lazy(() =>
+  z.object({
+    ...pagingQuery,
+    To: z.string().optional(),
+    From: z.string().optional(),
+    ...dateFilterQuery("DateSent"),
+  }),
+);
 
 const findMessage = (services: RouteServices, params: Record<string, string>, path: string) =>
   ownedBy(services.context.store.messages.get(params.MessageSid!), params.AccountSid!, path);
@@ -189,7 +204,7 @@ export const messageRoutes = [
     summary: "List the account's messages, newest first",
     auth: { kind: "account", scope: "messages_read" },
     query: listQuery,
-    response: listSchema("messages", messageResource),
+    response: z.lazy(() => listSchema("messages", messageResource)),
     handle({ params, query, services }) {
       const accountSid = params.AccountSid!;
       const given = queryFilters<Message>(query, { To: equals((m) => m.to), From: equals((m) => m.from) });

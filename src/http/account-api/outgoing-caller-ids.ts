@@ -16,24 +16,28 @@ const collection = `${accountBase}/OutgoingCallerIds`;
 const instance = `${collection}/:Sid`;
 
 /** Twilio's outgoing caller ID (`api.v2010.account.outgoing_caller_id`). */
-export const outgoingCallerIdResource = z.object({
-  sid: z.string(),
-  date_created: z.string(),
-  date_updated: z.string(),
-  friendly_name: z.string(),
-  account_sid: z.string(),
-  phone_number: z.string(),
-  uri: z.string(),
-});
+export const outgoingCallerIdResource = z.lazy(() =>
+  z.object({
+    sid: z.string(),
+    date_created: z.string(),
+    date_updated: z.string(),
+    friendly_name: z.string(),
+    account_sid: z.string(),
+    phone_number: z.string(),
+    uri: z.string(),
+  }),
+);
 
 /** Twilio's answer to a validation request (`api.v2010.account.validation_request`). */
-export const validationRequestResource = z.object({
-  account_sid: z.string(),
-  call_sid: z.string().nullable(),
-  friendly_name: z.string(),
-  phone_number: z.string(),
-  validation_code: z.string(),
-});
+export const validationRequestResource = z.lazy(() =>
+  z.object({
+    account_sid: z.string(),
+    call_sid: z.string().nullable(),
+    friendly_name: z.string(),
+    phone_number: z.string(),
+    validation_code: z.string(),
+  }),
+);
 
 function renderCallerId(callerId: OutgoingCallerId): z.infer<typeof outgoingCallerIdResource> {
   return {
@@ -50,7 +54,7 @@ function renderCallerId(callerId: OutgoingCallerId): z.infer<typeof outgoingCall
 const findCallerId = (services: RouteServices, params: Record<string, string>, path: string) =>
   ownedBy(services.context.store.outgoingCallerIds.get(params.Sid!), params.AccountSid!, path);
 
-const friendlyName = z.string().max(64, "must be at most 64 characters");
+const friendlyName = z.lazy(() => z.string().max(64, "must be at most 64 characters"));
 
 export const outgoingCallerIdRoutes = [
   defineRoute({
@@ -60,22 +64,24 @@ export const outgoingCallerIdRoutes = [
     summary:
       "Request validation of a caller ID: answered with the validation code; the simulated owner keys it in, so the number is verified at once",
     auth: { kind: "account", scope: "incoming_phone_numbers_write" },
-    body: z.object({
-      PhoneNumber: formE164,
-      FriendlyName: friendlyName.optional(),
-      CallDelay: z.coerce
-        .number({ error: "must be a whole number of seconds" })
-        .int("must be a whole number of seconds")
-        .min(0, "must be between 0 and 60")
-        .max(60, "must be between 0 and 60")
-        .optional(),
-      Extension: z
-        .string()
-        .regex(/^[0-9#*w]*$/, "must be digits, # and * (w waits half a second)")
-        .optional(),
-      StatusCallback: formUrl.optional(),
-      StatusCallbackMethod: formMethod.optional(),
-    }),
+    body: z.lazy(() =>
+      z.object({
+        PhoneNumber: formE164,
+        FriendlyName: friendlyName.optional(),
+        CallDelay: z.coerce
+          .number({ error: "must be a whole number of seconds" })
+          .int("must be a whole number of seconds")
+          .min(0, "must be between 0 and 60")
+          .max(60, "must be between 0 and 60")
+          .optional(),
+        Extension: z
+          .string()
+          .regex(/^[0-9#*w]*$/, "must be digits, # and * (w waits half a second)")
+          .optional(),
+        StatusCallback: formUrl.optional(),
+        StatusCallbackMethod: formMethod.optional(),
+      }),
+    ),
     errorCodes: { PhoneNumber: 21401 },
     missingCodes: { PhoneNumber: 21401 },
     response: validationRequestResource,
@@ -99,12 +105,14 @@ export const outgoingCallerIdRoutes = [
     surface: "account",
     summary: "List the account's verified caller IDs, oldest first (PhoneNumber, FriendlyName filters)",
     auth: { kind: "account", scope: "incoming_phone_numbers_read" },
-    query: z.object({
-      ...pagingQuery,
-      PhoneNumber: z.string().optional(),
-      FriendlyName: z.string().optional(),
-    }),
-    response: listSchema("outgoing_caller_ids", outgoingCallerIdResource),
+    query: z.lazy(() =>
+      z.object({
+        ...pagingQuery,
+        PhoneNumber: z.string().optional(),
+        FriendlyName: z.string().optional(),
+      }),
+    ),
+    response: z.lazy(() => listSchema("outgoing_caller_ids", outgoingCallerIdResource)),
     handle({ params, query, services }) {
       const accountSid = params.AccountSid!;
       const given = queryFilters<OutgoingCallerId>(query, {
@@ -144,7 +152,7 @@ export const outgoingCallerIdRoutes = [
     surface: "account",
     summary: "Rename a verified caller ID",
     auth: { kind: "account", scope: "incoming_phone_numbers_write" },
-    body: z.object({ FriendlyName: friendlyName.optional() }),
+    body: z.lazy(() => z.object({ FriendlyName: friendlyName.optional() })),
     response: outgoingCallerIdResource,
     handle({ params, body, request, services }) {
       const callerId = findCallerId(services, params, request.path);

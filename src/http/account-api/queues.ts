@@ -19,27 +19,31 @@ const members = `${instance}/Members`;
 const member = `${members}/:CallSid`;
 
 /** Twilio's queue resource (`api.v2010.account.queue`). */
-export const queueResource = z.object({
-  date_updated: z.string(),
-  current_size: z.number().int(),
-  friendly_name: z.string(),
-  uri: z.string(),
-  account_sid: z.string(),
-  average_wait_time: z.number().int(),
-  sid: z.string(),
-  date_created: z.string(),
-  max_size: z.number().int(),
-});
+export const queueResource = z.lazy(() =>
+  z.object({
+    date_updated: z.string(),
+    current_size: z.number().int(),
+    friendly_name: z.string(),
+    uri: z.string(),
+    account_sid: z.string(),
+    average_wait_time: z.number().int(),
+    sid: z.string(),
+    date_created: z.string(),
+    max_size: z.number().int(),
+  }),
+);
 
 /** Twilio's queue member resource (`api.v2010.account.queue.member`). */
-export const memberResource = z.object({
-  call_sid: z.string(),
-  date_enqueued: z.string(),
-  position: z.number().int(),
-  uri: z.string(),
-  wait_time: z.number().int(),
-  queue_sid: z.string(),
-});
+export const memberResource = z.lazy(() =>
+  z.object({
+    call_sid: z.string(),
+    date_enqueued: z.string(),
+    position: z.number().int(),
+    uri: z.string(),
+    wait_time: z.number().int(),
+    queue_sid: z.string(),
+  }),
+);
 
 export function renderQueue(ctx: EngineContext, queue: Queue): z.infer<typeof queueResource> {
   return {
@@ -79,15 +83,16 @@ function findMember(services: RouteServices, params: Record<string, string>, pat
   return ownedBy(found, params.AccountSid!, path);
 }
 
-const friendlyName = z
-  .string({ error: "is required" })
-  .min(1, "must not be empty")
-  .max(64, "must be at most 64 characters");
-const maxSize = z.coerce
-  .number({ error: "must be a whole number" })
-  .int("must be a whole number")
-  .min(1, `must be between 1 and ${largestQueueMaxSize}`)
-  .max(largestQueueMaxSize, `must be between 1 and ${largestQueueMaxSize}`);
+const friendlyName = z.lazy(() =>
+  z.string({ error: "is required" }).min(1, "must not be empty").max(64, "must be at most 64 characters"),
+);
+const maxSize = z.lazy(() =>
+  z.coerce
+    .number({ error: "must be a whole number" })
+    .int("must be a whole number")
+    .min(1, `must be between 1 and ${largestQueueMaxSize}`)
+    .max(largestQueueMaxSize, `must be between 1 and ${largestQueueMaxSize}`),
+);
 
 export const queueRoutes = [
   defineRoute({
@@ -96,7 +101,7 @@ export const queueRoutes = [
     surface: "account",
     summary: "Create a queue (FriendlyName unique in the account; MaxSize default 100)",
     auth: { kind: "account", scope: "phone_calls_write" },
-    body: z.object({ FriendlyName: friendlyName, MaxSize: maxSize.optional() }),
+    body: z.lazy(() => z.object({ FriendlyName: friendlyName, MaxSize: maxSize.optional() })),
     status: 201,
     response: queueResource,
     handle({ params, body, services }) {
@@ -113,8 +118,8 @@ export const queueRoutes = [
     surface: "account",
     summary: "List the account's queues, oldest first",
     auth: { kind: "account", scope: "phone_calls_read" },
-    query: z.object({ ...pagingQuery }),
-    response: listSchema("queues", queueResource),
+    query: z.lazy(() => z.object({ ...pagingQuery })),
+    response: z.lazy(() => listSchema("queues", queueResource)),
     handle({ params, query, services }) {
       const accountSid = params.AccountSid!;
       return twilioJson(
@@ -148,7 +153,7 @@ export const queueRoutes = [
     surface: "account",
     summary: "Update a queue's FriendlyName or MaxSize",
     auth: { kind: "account", scope: "phone_calls_write" },
-    body: z.object({ FriendlyName: friendlyName.optional(), MaxSize: maxSize.optional() }),
+    body: z.lazy(() => z.object({ FriendlyName: friendlyName.optional(), MaxSize: maxSize.optional() })),
     response: queueResource,
     handle({ params, body, request, services }) {
       const queue = updateQueue(services.context, findQueue(services, params, request.path), {
@@ -176,8 +181,8 @@ export const queueRoutes = [
     surface: "account",
     summary: "List the callers waiting in a queue, front first",
     auth: { kind: "account", scope: "phone_calls_read" },
-    query: z.object({ ...pagingQuery }),
-    response: listSchema("queue_members", memberResource),
+    query: z.lazy(() => z.object({ ...pagingQuery })),
+    response: z.lazy(() => listSchema("queue_members", memberResource)),
     handle({ params, query, request, services }) {
       const queue = findQueue(services, params, request.path);
       const now = services.context.clock.now();
@@ -213,13 +218,15 @@ export const queueRoutes = [
     surface: "account",
     summary: "Dequeue a member (CallSid or Front): it leaves the line and its call runs the markup at Url",
     auth: { kind: "account", scope: "phone_calls_write" },
-    body: z.object({
-      Url: z
-        .string({ error: "is required" })
-        .pipe(formUrl)
-        .refine((v) => v !== null, "is required"),
-      Method: formMethod.optional(),
-    }),
+    body: z.lazy(() =>
+      z.object({
+        Url: z
+          .string({ error: "is required" })
+          .pipe(formUrl)
+          .refine((v) => v !== null, "is required"),
+        Method: formMethod.optional(),
+      }),
+    ),
     errorCodes: { Url: 21205 },
     response: memberResource,
     handle({ params, body, request, services }) {

@@ -28,33 +28,35 @@ const callCollection = `${accountBase}/Calls/:CallSid/Recordings`;
 const callInstance = `${callCollection}/:RecordingSid`;
 
 /** Twilio's recording resource (`api.v2010.account.recording`) plus the spec's track and transcription fields. */
-export const recordingResource = z.object({
-  account_sid: z.string(),
-  api_version: z.string(),
-  call_sid: z.string(),
-  conference_sid: z.string().nullable(),
-  date_created: z.string(),
-  date_updated: z.string(),
-  start_time: z.string(),
-  duration: z.string().nullable(),
-  sid: z.string(),
-  price: z.string().nullable(),
-  price_unit: z.string(),
-  status: z.enum(recordingStatuses),
-  channels: z.number().int(),
-  source: z.enum(recordingSources),
-  error_code: z.number().int().nullable(),
-  uri: z.string(),
-  encryption_details: z.null(),
-  subresource_uris: z.record(z.string(), z.string()),
-  media_url: z.string(),
-  track: z.enum(["inbound", "outbound", "both"]),
-  transcription_status: z.enum(["in-progress", "completed", "failed"]).nullable(),
-  transcription_text: z.string().nullable(),
-  transcription_provider: z.string().nullable(),
-  transcription_language: z.string().nullable(),
-  transcription_segments: z.array(transcriptionSegmentSchema).nullable(),
-});
+export const recordingResource = z.lazy(() =>
+  z.object({
+    account_sid: z.string(),
+    api_version: z.string(),
+    call_sid: z.string(),
+    conference_sid: z.string().nullable(),
+    date_created: z.string(),
+    date_updated: z.string(),
+    start_time: z.string(),
+    duration: z.string().nullable(),
+    sid: z.string(),
+    price: z.string().nullable(),
+    price_unit: z.string(),
+    status: z.enum(recordingStatuses),
+    channels: z.number().int(),
+    source: z.enum(recordingSources),
+    error_code: z.number().int().nullable(),
+    uri: z.string(),
+    encryption_details: z.null(),
+    subresource_uris: z.record(z.string(), z.string()),
+    media_url: z.string(),
+    track: z.enum(["inbound", "outbound", "both"]),
+    transcription_status: z.enum(["in-progress", "completed", "failed"]).nullable(),
+    transcription_text: z.string().nullable(),
+    transcription_provider: z.string().nullable(),
+    transcription_language: z.string().nullable(),
+    transcription_segments: z.array(transcriptionSegmentSchema).nullable(),
+  }),
+);
 export type RecordingResource = z.infer<typeof recordingResource>;
 
 /** Scheme and host the client used, so media URLs are absolute as Twilio's are; relative when unknown. */
@@ -99,18 +101,18 @@ export function renderRecording(store: Store, recording: Recording, origin: stri
   };
 }
 
-const listQuery = z.object({
-  ...pagingQuery,
-  CallSid: z.string().optional(),
-  ConferenceSid: z.string().optional(),
-  IncludeSoftDeleted: z.string().optional(),
-  ...dateFilterQuery("DateCreated"),
-});
+const listQuery = z.lazy(() =>
+  z.object({
+    ...pagingQuery,
+    CallSid: z.string().optional(),
+    ConferenceSid: z.string().optional(),
+    IncludeSoftDeleted: z.string().optional(),
+    ...dateFilterQuery("DateCreated"),
+  }),
+);
 
-const mediaQuery = z.object({
-  format: z.enum(["wav", "mp3"], { error: "must be wav or mp3" }).optional(),
-  Format: z.enum(["wav", "mp3"], { error: "must be wav or mp3" }).optional(),
-});
+const mediaFormat = z.lazy(() => z.enum(["wav", "mp3"], { error: "must be wav or mp3" }).optional());
+const mediaQuery = z.lazy(() => z.object({ format: mediaFormat, Format: mediaFormat }));
 
 function findRecording(services: RouteServices, params: Record<string, string>, path: string): Recording {
   const recording = ownedBy(
@@ -206,7 +208,9 @@ const fetchRoute = (path: string) =>
     summary:
       "Fetch a recording (.json), or its media without an extension (public unless the account turns media auth on)",
     auth: { kind: "account", scope: "recordings_read", publicMedia: true },
-    query: mediaQuery.extend({ IncludeSoftDeleted: z.string().optional() }),
+    query: z.lazy(() =>
+      z.object({ format: mediaFormat, Format: mediaFormat, IncludeSoftDeleted: z.string().optional() }),
+    ),
     response: recordingResource,
     redirect: {
       status: 302,
@@ -236,12 +240,14 @@ const deleteRoute = (path: string) =>
     },
   });
 
-const startParams = z.object(recordingParams);
+const startParams = z.lazy(() => z.object(recordingParams));
 
-const updateParams = z.object({
-  Status: z.enum(["paused", "in-progress", "stopped"], { error: "must be paused, in-progress or stopped" }),
-  PauseBehavior: z.enum(["skip", "silence"], { error: "must be skip or silence" }).optional(),
-});
+const updateParams = z.lazy(() =>
+  z.object({
+    Status: z.enum(["paused", "in-progress", "stopped"], { error: "must be paused, in-progress or stopped" }),
+    PauseBehavior: z.enum(["skip", "silence"], { error: "must be skip or silence" }).optional(),
+  }),
+);
 
 /** A call's recording control: start on a live call, then pause, resume or stop (one resource throughout). */
 const controlRoutes = [
@@ -299,7 +305,7 @@ export const recordingRoutes = [
     summary: "List the account's recordings, newest first",
     auth: { kind: "account", scope: "recordings_read" },
     query: listQuery,
-    response: listSchema("recordings", recordingResource),
+    response: z.lazy(() => listSchema("recordings", recordingResource)),
     handle({ params, query, request, services }) {
       const accountSid = params.AccountSid!;
       return listRecordings(services, request, accountSid, undefined, "Recordings.json", query);
@@ -312,7 +318,7 @@ export const recordingRoutes = [
     summary: "List one call's recordings, newest first",
     auth: { kind: "account", scope: "recordings_read" },
     query: listQuery,
-    response: listSchema("recordings", recordingResource),
+    response: z.lazy(() => listSchema("recordings", recordingResource)),
     handle({ params, query, request, services }) {
       const accountSid = params.AccountSid!;
       const call = callInPath(services, params, request.path);

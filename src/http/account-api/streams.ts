@@ -18,15 +18,17 @@ const instance = `${collection}/:Sid`;
 const maxParameters = 99;
 
 /** Twilio's stream resource (`api.v2010.account.call.stream`). */
-export const streamResource = z.object({
-  sid: z.string(),
-  account_sid: z.string(),
-  call_sid: z.string(),
-  name: z.string().nullable(),
-  status: z.enum(["in-progress", "stopped"]),
-  date_updated: z.string(),
-  uri: z.string(),
-});
+export const streamResource = z.lazy(() =>
+  z.object({
+    sid: z.string(),
+    account_sid: z.string(),
+    call_sid: z.string(),
+    name: z.string().nullable(),
+    status: z.enum(["in-progress", "stopped"]),
+    date_updated: z.string(),
+    uri: z.string(),
+  }),
+);
 
 function renderStream(record: StreamRecord): z.infer<typeof streamResource> {
   return {
@@ -40,26 +42,28 @@ function renderStream(record: StreamRecord): z.infer<typeof streamResource> {
   };
 }
 
-const createParams = z
-  .object({
-    Url: z
-      .string({ error: "is required" })
-      // Twilio takes no relative URL and no other scheme here (the sandbox adds ws:// for local apps).
-      .refine(
-        (value) => /^wss?:\/\//i.test(value) && socketUrl(value, null) !== null,
-        "must be an absolute wss:// (or ws://) URL",
-      ),
-    Name: z.string().max(64, "must be at most 64 characters").optional(),
-    Track: z
-      .enum(["inbound_track", "outbound_track", "both_tracks"], {
-        error: "must be inbound_track, outbound_track or both_tracks",
-      })
-      .optional(),
-    StatusCallback: formUrl.optional(),
-    StatusCallbackMethod: formMethod.optional(),
-  })
-  // Parameter1.Name, Parameter1.Value, ... Parameter99.Value.
-  .catchall(z.string());
+const createParams = z.lazy(() =>
+  z
+    .object({
+      Url: z
+        .string({ error: "is required" })
+        // Twilio takes no relative URL and no other scheme here (the sandbox adds ws:// for local apps).
+        .refine(
+          (value) => /^wss?:\/\//i.test(value) && socketUrl(value, null) !== null,
+          "must be an absolute wss:// (or ws://) URL",
+        ),
+      Name: z.string().max(64, "must be at most 64 characters").optional(),
+      Track: z
+        .enum(["inbound_track", "outbound_track", "both_tracks"], {
+          error: "must be inbound_track, outbound_track or both_tracks",
+        })
+        .optional(),
+      StatusCallback: formUrl.optional(),
+      StatusCallbackMethod: formMethod.optional(),
+    })
+    // Parameter1.Name, Parameter1.Value, ... Parameter99.Value.
+    .catchall(z.string()),
+);
 
 /** `Parameter{n}.Name`/`.Value` pairs, in order; a name without a value gets "". */
 function customParameters(body: Record<string, string | undefined>): Record<string, string> {
@@ -101,7 +105,7 @@ export const streamRoutes = [
     surface: "account",
     summary: "Stop a stream (by its sid or its name) with Status=stopped",
     auth: { kind: "account", scope: "phone_calls_write" },
-    body: z.object({ Status: z.literal("stopped", { error: "must be stopped" }) }),
+    body: z.lazy(() => z.object({ Status: z.literal("stopped", { error: "must be stopped" }) })),
     response: streamResource,
     handle({ params, request, services }) {
       const call = callInPath(services, params, request.path);

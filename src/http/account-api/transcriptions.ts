@@ -12,21 +12,23 @@ import { accountBase, accountPath, apiVersion } from "./base.js";
 import { listEnvelope, listSchema, pagingQuery, walkListPage } from "./paging.js";
 
 /** Twilio's transcription resource (`api.v2010.account.transcription`). */
-export const transcriptionResource = z.object({
-  account_sid: z.string(),
-  api_version: z.string(),
-  date_created: z.string(),
-  date_updated: z.string(),
-  duration: z.string().nullable(),
-  price: z.number().nullable(),
-  price_unit: z.string(),
-  recording_sid: z.string(),
-  sid: z.string(),
-  status: z.enum(transcriptionStatuses),
-  transcription_text: z.string().nullable(),
-  type: z.string(),
-  uri: z.string(),
-});
+export const transcriptionResource = z.lazy(() =>
+  z.object({
+    account_sid: z.string(),
+    api_version: z.string(),
+    date_created: z.string(),
+    date_updated: z.string(),
+    duration: z.string().nullable(),
+    price: z.number().nullable(),
+    price_unit: z.string(),
+    recording_sid: z.string(),
+    sid: z.string(),
+    status: z.enum(transcriptionStatuses),
+    transcription_text: z.string().nullable(),
+    type: z.string(),
+    uri: z.string(),
+  }),
+);
 export type TranscriptionResource = z.infer<typeof transcriptionResource>;
 
 export function renderTranscription(transcription: Transcription): TranscriptionResource {
@@ -76,8 +78,8 @@ const listRoute = (path: string, summary: string) =>
     surface: "account",
     summary,
     auth: { kind: "account", scope: "recordings_read" },
-    query: z.object(pagingQuery),
-    response: listSchema("transcriptions", transcriptionResource),
+    query: z.lazy(() => z.object(pagingQuery)),
+    response: z.lazy(() => listSchema("transcriptions", transcriptionResource)),
     handle({ params, query, request, services }) {
       const accountSid = params.AccountSid!;
       const store = services.context.store;

@@ -19,30 +19,34 @@ import { formBoolean } from "./form-fields.js";
 import { listEnvelope, listSchema, pagingQuery } from "./paging.js";
 
 /** Twilio's usage record (`api.v2010.account.usage.usage_record`). */
-export const usageRecordResource = z.object({
-  account_sid: z.string(),
-  api_version: z.string(),
-  as_of: z.string(),
-  category: z.string(),
-  count: z.string(),
-  count_unit: z.string(),
-  description: z.string(),
-  end_date: z.string(),
-  price: z.number(),
-  price_unit: z.string(),
-  start_date: z.string(),
-  subresource_uris: z.record(z.string(), z.string()),
-  uri: z.string(),
-  usage: z.string(),
-  usage_unit: z.string(),
-});
+export const usageRecordResource = z.lazy(() =>
+  z.object({
+    account_sid: z.string(),
+    api_version: z.string(),
+    as_of: z.string(),
+    category: z.string(),
+    count: z.string(),
+    count_unit: z.string(),
+    description: z.string(),
+    end_date: z.string(),
+    price: z.number(),
+    price_unit: z.string(),
+    start_date: z.string(),
+    subresource_uris: z.record(z.string(), z.string()),
+    uri: z.string(),
+    usage: z.string(),
+    usage_unit: z.string(),
+  }),
+);
 
 /** Twilio's balance (`api.v2010.account.balance`). */
-export const balanceResource = z.object({
-  account_sid: z.string(),
-  balance: z.string(),
-  currency: z.string(),
-});
+export const balanceResource = z.lazy(() =>
+  z.object({
+    account_sid: z.string(),
+    balance: z.string(),
+    currency: z.string(),
+  }),
+);
 
 /** Each list under Records, by its path segment and the key Twilio names it by in `subresource_uris`. */
 const lists: { segment: string; key: string; period: SummaryPeriod | SplitPeriod | "all" }[] = [
@@ -93,24 +97,28 @@ function renderUsage(record: UsageRecord, segment: string, now: number): z.infer
 
 /** `YYYY-MM-DD`, or Twilio's offsets from today (`-30days`, `+7days`), as a UTC midnight. */
 type DateValue = { day: number } | { offsetDays: number };
-const usageDate = z.string().transform((value, ctx): DateValue => {
-  const offset = /^([+-]\d{1,5})days$/.exec(value);
-  if (offset) return { offsetDays: Number(offset[1]) };
-  const day = /^\d{4}-\d{2}-\d{2}$/.test(value) ? Date.parse(`${value}T00:00:00Z`) : Number.NaN;
-  if (Number.isNaN(day)) {
-    ctx.addIssue({ code: "custom", message: "must be a date as YYYY-MM-DD or an offset such as -30days" });
-    return z.NEVER;
-  }
-  return { day };
-});
+const usageDate = z.lazy(() =>
+  z.string().transform((value, ctx): DateValue => {
+    const offset = /^([+-]\d{1,5})days$/.exec(value);
+    if (offset) return { offsetDays: Number(offset[1]) };
+    const day = /^\d{4}-\d{2}-\d{2}$/.test(value) ? Date.parse(`${value}T00:00:00Z`) : Number.NaN;
+    if (Number.isNaN(day)) {
+      ctx.addIssue({ code: "custom", message: "must be a date as YYYY-MM-DD or an offset such as -30days" });
+      return z.NEVER;
+    }
+    return { day };
+  }),
+);
 
-const usageQuery = z.object({
-  ...pagingQuery,
-  Category: z.string().optional(),
-  StartDate: usageDate.optional(),
-  EndDate: usageDate.optional(),
-  IncludeSubaccounts: formBoolean.optional(),
-});
+const usageQuery = z.lazy(() =>
+  z.object({
+    ...pagingQuery,
+    Category: z.string().optional(),
+    StartDate: usageDate.optional(),
+    EndDate: usageDate.optional(),
+    IncludeSubaccounts: formBoolean.optional(),
+  }),
+);
 
 const resolveDay = (value: DateValue, today: number): number =>
   "day" in value ? value.day : today + value.offsetDays * 86_400_000;
@@ -126,7 +134,7 @@ const usageRoute = ({ segment, period }: (typeof lists)[number]) =>
         : `Usage per category, ${period}`,
     auth: { kind: "account", scope: null },
     query: usageQuery,
-    response: listSchema("usage_records", usageRecordResource),
+    response: z.lazy(() => listSchema("usage_records", usageRecordResource)),
     handle({ params, query, request, services }) {
       const ctx = services.context;
       const account = found(ctx.store.accounts.get(params.AccountSid!), request.path);

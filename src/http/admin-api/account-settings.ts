@@ -6,11 +6,13 @@ import { getAccount, updateAccount } from "../../engine/accounts.js";
 import { jsonResponse } from "../respond.js";
 import { defineRoute } from "../route.js";
 
-const settingsResource = z.strictObject({
-  account_sid: sid("AC"),
-  media_auth: z.boolean(),
-  whatsapp_senders: z.array(e164),
-});
+const settingsResource = z.lazy(() =>
+  z.strictObject({
+    account_sid: sid("AC"),
+    media_auth: z.boolean(),
+    whatsapp_senders: z.array(e164),
+  }),
+);
 
 const settingsOf = (account: Account) => ({
   account_sid: account.sid,
@@ -39,7 +41,9 @@ export const accountSettingsRoutes = [
     summary:
       "Change an account's settings (media_auth: true puts recording media behind the account's auth; whatsapp_senders replaces the list)",
     auth: { kind: "admin" },
-    body: z.strictObject({ media_auth: z.boolean().optional(), whatsapp_senders: z.array(e164).optional() }),
+    body: z.lazy(() =>
+      z.strictObject({ media_auth: z.boolean().optional(), whatsapp_senders: z.array(e164).optional() }),
+    ),
     response: settingsResource,
     handle({ params, body, request, services }) {
       const account = getAccount(services.context, params.AccountSid!, request.path);

@@ -7,14 +7,16 @@ import { iso8601 } from "../format.js";
 import { jsonResponse } from "../respond.js";
 import { defineRoute } from "../route.js";
 
-const agentResource = z.object({
-  sid: z.string(),
-  account_sid: z.string(),
-  agent_name: z.string(),
-  extension: z.string(),
-  status: z.enum(agentStatuses),
-  updated_at: z.string(),
-});
+const agentResource = z.lazy(() =>
+  z.object({
+    sid: z.string(),
+    account_sid: z.string(),
+    agent_name: z.string(),
+    extension: z.string(),
+    status: z.enum(agentStatuses),
+    updated_at: z.string(),
+  }),
+);
 
 export const agentRoutes = [
   defineRoute({
@@ -23,9 +25,11 @@ export const agentRoutes = [
     surface: "admin",
     summary: "Set an agent's status by extension (online, offline, busy, away, dnd); the next Dial sees it",
     auth: { kind: "admin" },
-    body: z.strictObject({
-      status: z.enum(agentStatuses, { error: `must be one of ${agentStatuses.join(", ")}` }),
-    }),
+    body: z.lazy(() =>
+      z.strictObject({
+        status: z.enum(agentStatuses, { error: `must be one of ${agentStatuses.join(", ")}` }),
+      }),
+    ),
     response: agentResource,
     handle({ params, body, request, services }) {
       const agent = found(

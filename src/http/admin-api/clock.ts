@@ -7,11 +7,13 @@ import type { SwitchableClock } from "../../engine/switchable-clock.js";
 import { jsonResponse } from "../respond.js";
 import { defineRoute } from "../route.js";
 
-export const clockStateSchema = z.object({
-  now: z.string().describe("Sandbox time, ISO 8601"),
-  mode: z.enum(["real", "virtual"]),
-  pending_timers: z.number().int().describe("Scheduled work not yet run (call progress, deliveries...)"),
-});
+export const clockStateSchema = z.lazy(() =>
+  z.object({
+    now: z.string().describe("Sandbox time, ISO 8601"),
+    mode: z.enum(["real", "virtual"]),
+    pending_timers: z.number().int().describe("Scheduled work not yet run (call progress, deliveries...)"),
+  }),
+);
 
 const clockState = (clock: Clock) => ({
   now: new Date(clock.now()).toISOString(),
@@ -47,7 +49,9 @@ export const clockRoutes = [
     surface: "admin",
     summary: "Switch the clock between real and virtual time; time never goes backwards and timers stay",
     auth: { kind: "admin" },
-    body: z.strictObject({ mode: z.enum(["real", "virtual"], { error: 'must be "real" or "virtual"' }) }),
+    body: z.lazy(() =>
+      z.strictObject({ mode: z.enum(["real", "virtual"], { error: 'must be "real" or "virtual"' }) }),
+    ),
     response: clockStateSchema,
     handle({ body, services }) {
       const { clock } = services.context;
@@ -63,7 +67,7 @@ export const clockRoutes = [
     surface: "admin",
     summary: "Virtual clock: move time forward, running the work that falls due on the way",
     auth: { kind: "admin" },
-    body: z.strictObject({ by: durationField }),
+    body: z.lazy(() => z.strictObject({ by: durationField })),
     response: clockStateSchema,
     async handle({ body, services }) {
       const { clock } = services.context;
@@ -78,7 +82,7 @@ export const clockRoutes = [
     surface: "admin",
     summary: "Virtual clock: run scheduled work until none is left (or `max` of clock time has passed)",
     auth: { kind: "admin" },
-    body: z.strictObject({ max: durationField.optional() }),
+    body: z.lazy(() => z.strictObject({ max: durationField.optional() })),
     response: clockStateSchema,
     async handle({ body, services }) {
       const { clock } = services.context;

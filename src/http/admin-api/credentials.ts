@@ -10,7 +10,7 @@ import { jsonResponse } from "../respond.js";
 import { defineRoute } from "../route.js";
 
 /** An API key as the admin API shows it (the secret included: this is the dashboard's stand-in). */
-const apiKeyResource = apiKeySchema.extend({ created_at: z.iso.datetime() }).strict();
+const apiKeyResource = z.lazy(() => apiKeySchema.extend({ created_at: z.iso.datetime() }).strict());
 
 const renderKey = (key: ApiKey): z.output<typeof apiKeyResource> => ({
   sid: key.sid,
@@ -28,12 +28,14 @@ export const credentialRoutes = [
     surface: "admin",
     summary: "An account's sid and master auth token, and its test account sid and test auth token",
     auth: { kind: "admin" },
-    response: z.strictObject({
-      account_sid: sid("AC"),
-      auth_token: z.string(),
-      test_account_sid: sid("AC"),
-      test_auth_token: z.string(),
-    }),
+    response: z.lazy(() =>
+      z.strictObject({
+        account_sid: sid("AC"),
+        auth_token: z.string(),
+        test_account_sid: sid("AC"),
+        test_auth_token: z.string(),
+      }),
+    ),
     handle({ params, request, services }) {
       const account = getAccount(services.context, params.AccountSid!, request.path);
       return jsonResponse(200, {
@@ -50,7 +52,7 @@ export const credentialRoutes = [
     surface: "admin",
     summary: "An account's API keys",
     auth: { kind: "admin" },
-    response: z.strictObject({ api_keys: z.array(apiKeyResource) }),
+    response: z.lazy(() => z.strictObject({ api_keys: z.array(apiKeyResource) })),
     handle({ params, request, services }) {
       const account = getAccount(services.context, params.AccountSid!, request.path);
       return jsonResponse(200, {
@@ -64,10 +66,12 @@ export const credentialRoutes = [
     surface: "admin",
     summary: "Mint a scoped API key for an account",
     auth: { kind: "admin" },
-    body: z.strictObject({
-      scopes: z.array(z.enum(accountScopes, { error: `must be one of ${accountScopes.join(", ")}` })),
-      friendly_name: z.string().max(64).optional(),
-    }),
+    body: z.lazy(() =>
+      z.strictObject({
+        scopes: z.array(z.enum(accountScopes, { error: `must be one of ${accountScopes.join(", ")}` })),
+        friendly_name: z.string().max(64).optional(),
+      }),
+    ),
     status: 201,
     response: apiKeyResource,
     handle({ params, body, request, services }) {
@@ -84,7 +88,7 @@ export const credentialRoutes = [
     surface: "admin",
     summary: "Revoke one API key; other keys keep working",
     auth: { kind: "admin" },
-    response: z.strictObject({ revoked: sid("SK") }),
+    response: z.lazy(() => z.strictObject({ revoked: sid("SK") })),
     handle({ params, request, services }) {
       const key = found(services.context.store.apiKeys.get(params.KeySid!), request.path);
       revokeApiKey(services.context, key);

@@ -21,61 +21,71 @@ import { jsonResponse, noContent } from "../respond.js";
 import { defineRoute } from "../route.js";
 import type { RouteServices } from "../services.js";
 
-const e164 = z.string().regex(/^\+[1-9]\d{1,14}$/, "must be an E.164 number such as +14155550100");
+const e164 = z.lazy(() =>
+  z.string().regex(/^\+[1-9]\d{1,14}$/, "must be an E.164 number such as +14155550100"),
+);
 
 const liveCall = (services: RouteServices, sid: string, path: string) => {
   if (!services.context.store.calls.has(sid)) throw errors.notFound(path);
   return sid;
 };
 
-const at = z.iso.datetime();
+const at = z.lazy(() => z.iso.datetime());
 
 /** A party script as the engine keeps it: durations read into milliseconds, defaults filled in. */
-const partyStepView = z.strictObject({
-  at: z.number().int().optional(),
-  on: z.strictObject({ verb: z.enum(listeningVerbs), nth: z.number().int() }).optional(),
-  after: z.number().int().optional(),
-  press: z.string().optional(),
-  gap: z.number().int().optional(),
-  say: z.string().optional(),
-  for: z.number().int().optional(),
-  confidence: z.number().optional(),
-  hangup: z.literal(true).optional(),
-});
-const numberBehaviour = z.strictObject({
-  number: z.string(),
-  behaviour: z.strictObject({
-    outcome: z.enum(partyOutcomes),
-    kind: z.enum(partyKinds),
-    greeting: z.number().int().optional(),
-    beep: z.boolean().optional(),
-    ringAfter: z.number().int().optional(),
-    answerAfter: z.number().int().optional(),
-    hangupAfter: z.number().int().optional(),
-    steps: z.array(partyStepView),
+const partyStepView = z.lazy(() =>
+  z.strictObject({
+    at: z.number().int().optional(),
+    on: z.strictObject({ verb: z.enum(listeningVerbs), nth: z.number().int() }).optional(),
+    after: z.number().int().optional(),
+    press: z.string().optional(),
+    gap: z.number().int().optional(),
+    say: z.string().optional(),
+    for: z.number().int().optional(),
+    confidence: z.number().optional(),
+    hangup: z.literal(true).optional(),
   }),
-});
+);
+const numberBehaviour = z.lazy(() =>
+  z.strictObject({
+    number: z.string(),
+    behaviour: z.strictObject({
+      outcome: z.enum(partyOutcomes),
+      kind: z.enum(partyKinds),
+      greeting: z.number().int().optional(),
+      beep: z.boolean().optional(),
+      ringAfter: z.number().int().optional(),
+      answerAfter: z.number().int().optional(),
+      hangupAfter: z.number().int().optional(),
+      steps: z.array(partyStepView),
+    }),
+  }),
+);
 
-const alertView = z.strictObject({
-  at,
-  callSid: z.string(),
-  code: z.number().int(),
-  level: z.enum(["error", "warning"]),
-  message: z.string(),
-});
+const alertView = z.lazy(() =>
+  z.strictObject({
+    at,
+    callSid: z.string(),
+    code: z.number().int(),
+    level: z.enum(["error", "warning"]),
+    message: z.string(),
+  }),
+);
 
 /** What the admin API shows of a finished transcription (the account API's resource has the rest). */
-const transcriptionOutcome = transcriptionSchema
-  .pick({
-    sid: true,
-    recording_sid: true,
-    call_sid: true,
-    status: true,
-    text: true,
-    segments: true,
-    provider: true,
-  })
-  .strict();
+const transcriptionOutcome = z.lazy(() =>
+  transcriptionSchema
+    .pick({
+      sid: true,
+      recording_sid: true,
+      call_sid: true,
+      status: true,
+      text: true,
+      segments: true,
+      provider: true,
+    })
+    .strict(),
+);
 
 const renderTranscription = (
   t: NonNullable<ReturnType<CallEngine["transcriptions"]["complete"]>>,
@@ -99,31 +109,33 @@ export const engineRoutes = [
     auth: { kind: "admin" },
     status: 201,
     response: callResource,
-    body: z
-      .strictObject({
-        from: z.union([e164, z.string().regex(clientAddressPattern, "must be client: and an identity")]),
-        /** The number rung; for a client's call, the To it asks its application for (optional). */
-        to: z
-          .union([e164, z.string().regex(clientAddressPattern, "must be client: and an identity")])
-          .optional(),
-        /** A client's call: the application (TwiML App) that answers it. */
-        application_sid: z
-          .string()
-          .regex(/^AP[0-9a-f]{32}$/, "must be AP and 32 hex digits")
-          .optional(),
-        caller: partyBehaviourSchema.optional(),
-        caller_name: z.string().optional(),
-        forwarded_from: z.string().optional(),
-      })
-      .refine((body) => body.application_sid !== undefined || body.to !== undefined, {
-        message:
-          "to is required (the incoming number to ring), unless application_sid places a client's call",
-        path: ["to"],
-      })
-      .refine((body) => !body.from.startsWith("client:") || body.application_sid !== undefined, {
-        message: "a client's call goes through an application: give application_sid",
-        path: ["application_sid"],
-      }),
+    body: z.lazy(() =>
+      z
+        .strictObject({
+          from: z.union([e164, z.string().regex(clientAddressPattern, "must be client: and an identity")]),
+          /** The number rung; for a client's call, the To it asks its application for (optional). */
+          to: z
+            .union([e164, z.string().regex(clientAddressPattern, "must be client: and an identity")])
+            .optional(),
+          /** A client's call: the application (TwiML App) that answers it. */
+          application_sid: z
+            .string()
+            .regex(/^AP[0-9a-f]{32}$/, "must be AP and 32 hex digits")
+            .optional(),
+          caller: partyBehaviourSchema.optional(),
+          caller_name: z.string().optional(),
+          forwarded_from: z.string().optional(),
+        })
+        .refine((body) => body.application_sid !== undefined || body.to !== undefined, {
+          message:
+            "to is required (the incoming number to ring), unless application_sid places a client's call",
+          path: ["to"],
+        })
+        .refine((body) => !body.from.startsWith("client:") || body.application_sid !== undefined, {
+          message: "a client's call goes through an application: give application_sid",
+          path: ["application_sid"],
+        }),
+    ),
     handle({ body, services }) {
       const call = services.calls.ring({
         from: body.from,
@@ -143,21 +155,25 @@ export const engineRoutes = [
     summary:
       "What happened on a call: status changes, verbs, inputs, requests, what the caller heard, alerts",
     auth: { kind: "admin" },
-    response: z.strictObject({
-      call_sid: z.string(),
-      timeline: z.array(z.strictObject({ at, kind: z.string(), detail: z.record(z.string(), z.unknown()) })),
-      heard: z.array(
-        z.strictObject({
-          at,
-          kind: z.enum(["say", "play", "beep", "digits", "error-prompt"]),
-          text: z.string().optional(),
-          url: z.string().optional(),
-          voice: z.string().optional(),
-          language: z.string().optional(),
-        }),
-      ),
-      alerts: z.array(alertView),
-    }),
+    response: z.lazy(() =>
+      z.strictObject({
+        call_sid: z.string(),
+        timeline: z.array(
+          z.strictObject({ at, kind: z.string(), detail: z.record(z.string(), z.unknown()) }),
+        ),
+        heard: z.array(
+          z.strictObject({
+            at,
+            kind: z.enum(["say", "play", "beep", "digits", "error-prompt"]),
+            text: z.string().optional(),
+            url: z.string().optional(),
+            voice: z.string().optional(),
+            language: z.string().optional(),
+          }),
+        ),
+        alerts: z.array(alertView),
+      }),
+    ),
     handle({ params, request, services }) {
       const sid = liveCall(services, params.CallSid!, request.path);
       const engine = services.calls;
@@ -176,21 +192,25 @@ export const engineRoutes = [
     surface: "admin",
     summary: "Make the simulated party on a live call press digits or say something now",
     auth: { kind: "admin" },
-    body: z
-      .strictObject({
-        press: z
-          .string()
-          .regex(/^[0-9*#A-Dw]+$/)
-          .optional(),
-        say: z.string().min(1).optional(),
-      })
-      .refine((b) => (b.press === undefined) !== (b.say === undefined), { message: "give press or say" }),
+    body: z.lazy(() =>
+      z
+        .strictObject({
+          press: z
+            .string()
+            .regex(/^[0-9*#A-Dw]+$/)
+            .optional(),
+          say: z.string().min(1).optional(),
+        })
+        .refine((b) => (b.press === undefined) !== (b.say === undefined), { message: "give press or say" }),
+    ),
     // Accepted, not done: the party acts on the engine's next step.
     status: 202,
-    response: z.strictObject({
-      call_sid: z.string(),
-      queued: z.union([z.strictObject({ press: z.string() }), z.strictObject({ say: z.string() })]),
-    }),
+    response: z.lazy(() =>
+      z.strictObject({
+        call_sid: z.string(),
+        queued: z.union([z.strictObject({ press: z.string() }), z.strictObject({ say: z.string() })]),
+      }),
+    ),
     handle({ params, request, body, services }) {
       const sid = liveCall(services, params.CallSid!, request.path);
       if (body.press !== undefined) services.calls.press(sid, body.press);
@@ -216,7 +236,7 @@ export const engineRoutes = [
     surface: "admin",
     summary: "Script how a number behaves: answer or not, when, what it says and presses, when it hangs up",
     auth: { kind: "admin" },
-    body: z.unknown(),
+    body: z.lazy(() => z.unknown()),
     response: numberBehaviour,
     handle({ params, body, services }) {
       const number = params.Number!;
@@ -247,10 +267,12 @@ export const engineRoutes = [
     summary:
       "Finish a pending transcription now: complete (from the recording's speech, or with the given text or segments) or fail",
     auth: { kind: "admin" },
-    body: z.strictObject({
-      text: z.string().optional(),
-      segments: z.array(transcriptionSegmentSchema).optional(),
-    }),
+    body: z.lazy(() =>
+      z.strictObject({
+        text: z.string().optional(),
+        segments: z.array(transcriptionSegmentSchema).optional(),
+      }),
+    ),
     response: transcriptionOutcome,
     async handle({ params, body, request, services }) {
       const outcome =
@@ -281,19 +303,21 @@ export const engineRoutes = [
     auth: { kind: "admin" },
     status: 201,
     response: messageResource,
-    body: z.strictObject({
-      from: messageRecipient,
-      to: messageRecipient,
-      body: z.string().max(1600),
-      /** A WhatsApp user's profile name, posted as ProfileName. */
-      profile_name: z.string().max(256).optional(),
-      media_urls: z.array(z.url()).max(10).optional(),
-      /** Each media item's content type, in the order of media_urls; else read off each URL's extension. */
-      media_content_types: z
-        .array(z.string().regex(/^[a-z]+\/[A-Za-z0-9.+-]+$/, "must be a media type such as image/jpeg"))
-        .max(10)
-        .optional(),
-    }),
+    body: z.lazy(() =>
+      z.strictObject({
+        from: messageRecipient,
+        to: messageRecipient,
+        body: z.string().max(1600),
+        /** A WhatsApp user's profile name, posted as ProfileName. */
+        profile_name: z.string().max(256).optional(),
+        media_urls: z.array(z.url()).max(10).optional(),
+        /** Each media item's content type, in the order of media_urls; else read off each URL's extension. */
+        media_content_types: z
+          .array(z.string().regex(/^[a-z]+\/[A-Za-z0-9.+-]+$/, "must be a media type such as image/jpeg"))
+          .max(10)
+          .optional(),
+      }),
+    ),
     handle({ body, services }) {
       const message = services.calls.messages.receive({
         from: body.from,
@@ -312,8 +336,8 @@ export const engineRoutes = [
     surface: "admin",
     summary: "Markup and call errors (Twilio's notifications): code, call, message, time",
     auth: { kind: "admin" },
-    query: z.strictObject({ call_sid: z.string().optional() }),
-    response: z.strictObject({ alerts: z.array(alertView) }),
+    query: z.lazy(() => z.strictObject({ call_sid: z.string().optional() })),
+    response: z.lazy(() => z.strictObject({ alerts: z.array(alertView) })),
     handle({ query, services }) {
       const alerts = services.calls.alerts(query.call_sid);
       return jsonResponse(200, { alerts: alerts.map((a) => ({ ...a, at: iso8601(a.at) })) });

@@ -16,64 +16,74 @@ const limits = {
   for: durationField.optional().describe('Apply for this long on the sandbox clock, e.g. "30s"'),
 };
 
-const httpFault = z
-  .strictObject({
-    kind: z.literal("http").optional(),
-    method: z
-      .string()
-      .regex(/^[A-Za-z]+$|^\*$/, "must be an HTTP method such as GET, or *")
-      .optional(),
-    path: z
-      .string()
-      .startsWith("/", "must be a path glob starting with /, e.g. /2010-04-01/Accounts/*/Calls*"),
-    status: z
-      .number()
-      .int()
-      .min(400, "must be an error status, 400 to 599")
-      .max(599, "must be an error status, 400 to 599")
-      .optional(),
-    delay: durationField.optional().describe("Wait this long (real time) before answering"),
-    message: z.string().max(500).optional(),
+const httpFault = z.lazy(() =>
+  z
+    .strictObject({
+      kind: z.literal("http").optional(),
+      method: z
+        .string()
+        .regex(/^[A-Za-z]+$|^\*$/, "must be an HTTP method such as GET, or *")
+        .optional(),
+      path: z
+        .string()
+        .startsWith("/", "must be a path glob starting with /, e.g. /2010-04-01/Accounts/*/Calls*"),
+      status: z
+        .number()
+        .int()
+        .min(400, "must be an error status, 400 to 599")
+        .max(599, "must be an error status, 400 to 599")
+        .optional(),
+      delay: durationField.optional().describe("Wait this long (real time) before answering"),
+      message: z.string().max(500).optional(),
+      ...limits,
+    })
+    .refine((f) => f.status !== undefined || f.delay !== undefined, {
+      message: "give a status, a delay, or both",
+      path: ["status"],
+    }),
+);
+
+const transcriptionFault = z.lazy(() =>
+  z.strictObject({
+    kind: z.literal("transcription"),
+    outcome: z.literal("fail", { error: 'must be "fail"' }),
+    call_sid: z.string().optional().describe("Only transcriptions of this call"),
     ...limits,
-  })
-  .refine((f) => f.status !== undefined || f.delay !== undefined, {
-    message: "give a status, a delay, or both",
-    path: ["status"],
-  });
+  }),
+);
 
-const transcriptionFault = z.strictObject({
-  kind: z.literal("transcription"),
-  outcome: z.literal("fail", { error: 'must be "fail"' }),
-  call_sid: z.string().optional().describe("Only transcriptions of this call"),
-  ...limits,
-});
+const numberFault = z.lazy(() =>
+  z.strictObject({
+    kind: z.literal("number"),
+    number: z.string().regex(/^\+[1-9]\d{1,14}$/, "must be an E.164 number such as +14155550100"),
+    outcome: z.enum(numberFaultOutcomes, { error: `must be one of ${numberFaultOutcomes.join(", ")}` }),
+    ...limits,
+  }),
+);
 
-const numberFault = z.strictObject({
-  kind: z.literal("number"),
-  number: z.string().regex(/^\+[1-9]\d{1,14}$/, "must be an E.164 number such as +14155550100"),
-  outcome: z.enum(numberFaultOutcomes, { error: `must be one of ${numberFaultOutcomes.join(", ")}` }),
-  ...limits,
-});
+const faultBody = z.lazy(() =>
+  z.discriminatedUnion("kind", [httpFault, transcriptionFault, numberFault], {
+    error: 'must be "http" (the default), "transcription" or "number"',
+  }),
+);
 
-const faultBody = z.discriminatedUnion("kind", [httpFault, transcriptionFault, numberFault], {
-  error: 'must be "http" (the default), "transcription" or "number"',
-});
-
-const faultSchema = z.object({
-  id: z.string(),
-  kind: z.enum(["http", "transcription", "number"]),
-  method: z.string().optional(),
-  path: z.string().optional(),
-  status: z.number().int().optional(),
-  delay_ms: z.number().optional(),
-  message: z.string().optional(),
-  call_sid: z.string().optional(),
-  number: z.string().optional(),
-  outcome: z.string().optional(),
-  remaining: z.number().int().optional().describe("Uses left; absent means no limit"),
-  until: z.string().optional().describe("Sandbox time the fault expires; absent means no limit"),
-  created_at: z.string(),
-});
+const faultSchema = z.lazy(() =>
+  z.object({
+    id: z.string(),
+    kind: z.enum(["http", "transcription", "number"]),
+    method: z.string().optional(),
+    path: z.string().optional(),
+    status: z.number().int().optional(),
+    delay_ms: z.number().optional(),
+    message: z.string().optional(),
+    call_sid: z.string().optional(),
+    number: z.string().optional(),
+    outcome: z.string().optional(),
+    remaining: z.number().int().optional().describe("Uses left; absent means no limit"),
+    until: z.string().optional().describe("Sandbox time the fault expires; absent means no limit"),
+    created_at: z.string(),
+  }),
+);
 
 const renderFault = (fault: Fault) => {
   const { created_at, until, ...rest } = fault;
@@ -131,7 +141,7 @@ export const faultRoutes = [
     surface: "admin",
     summary: "The faults in force",
     auth: { kind: "admin" },
-    response: z.object({ faults: z.array(faultSchema) }),
+    response: z.lazy(() => z.object({ faults: z.array(faultSchema) })),
     handle({ services }) {
       const { faults, clock } = services.context;
       return jsonResponse(200, { faults: (faults?.list(clock.now()) ?? []).map(renderFault) });
@@ -143,7 +153,7 @@ export const faultRoutes = [
     surface: "admin",
     summary: "Remove every fault",
     auth: { kind: "admin" },
-    response: z.object({ cleared: z.literal(true) }),
+    response: z.lazy(() => z.object({ cleared: z.literal(true) })),
     handle({ services }) {
       services.context.faults?.clear();
       return jsonResponse(200, { cleared: true });
@@ -155,7 +165,7 @@ export const faultRoutes = [
     surface: "admin",
     summary: "Remove one fault",
     auth: { kind: "admin" },
-    response: z.object({ removed: z.string() }),
+    response: z.lazy(() => z.object({ removed: z.string() })),
     handle({ params, request, services }) {
       if (!services.context.faults?.remove(params.FaultId!)) throw errors.notFound(request.path);
       return jsonResponse(200, { removed: params.FaultId });

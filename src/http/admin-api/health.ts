@@ -11,13 +11,15 @@ export const healthRoutes = [
     summary:
       "Health and version; status degraded (with the problems) while the data directory refuses writes",
     auth: { kind: "none" },
-    response: z.strictObject({
-      status: z.enum(["ok", "degraded"]),
-      name: z.literal("voice-sandbox"),
-      version: z.string(),
-      clock: z.strictObject({ mode: z.enum(["virtual", "real"]), now: z.iso.datetime() }),
-      problems: z.array(z.strictObject({ component: z.string(), message: z.string() })).optional(),
-    }),
+    response: z.lazy(() =>
+      z.strictObject({
+        status: z.enum(["ok", "degraded"]),
+        name: z.literal("voice-sandbox"),
+        version: z.string(),
+        clock: z.strictObject({ mode: z.enum(["virtual", "real"]), now: z.iso.datetime() }),
+        problems: z.array(z.strictObject({ component: z.string(), message: z.string() })).optional(),
+      }),
+    ),
     handle({ services }) {
       const { clock } = services.context;
       const problems = services.health?.problems() ?? [];

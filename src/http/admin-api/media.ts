@@ -8,12 +8,14 @@ import { defineRoute } from "../route.js";
 export const mediaTypeOf = { wav: "audio/x-wav", mp3: "audio/mpeg" } as const;
 
 /** Where the account API's recording URLs redirect: this sandbox's own media route. */
-export const mediaLocation = z
-  .string()
-  .regex(/^(https?:\/\/[^/]+)?\/__sandbox\/media\/RE[0-9a-f]{32}\.(wav|mp3)$/)
-  .describe(
-    "The recording's file under /__sandbox/media, on the host the request named (a bare path without one)",
-  );
+export const mediaLocation = z.lazy(() =>
+  z
+    .string()
+    .regex(/^(https?:\/\/[^/]+)?\/__sandbox\/media\/RE[0-9a-f]{32}\.(wav|mp3)$/)
+    .describe(
+      "The recording's file under /__sandbox/media, on the host the request named (a bare path without one)",
+    ),
+);
 
 const mediaRoute = (extension: "wav" | "mp3") =>
   defineRoute({

@@ -4,49 +4,57 @@ import { errors } from "../../domain/errors.js";
 import { jsonResponse } from "../respond.js";
 import { defineRoute } from "../route.js";
 
-const failure = z.looseObject({
-  where: z
-    .string()
-    .nullable()
-    .describe("file:line:col of the expectation or step (the body is <request body>)"),
-  path: z.string(),
-  message: z.string(),
-});
+const failure = z.lazy(() =>
+  z.looseObject({
+    where: z
+      .string()
+      .nullable()
+      .describe("file:line:col of the expectation or step (the body is <request body>)"),
+    path: z.string(),
+    message: z.string(),
+  }),
+);
 
-export const scenarioResultSchema = z.looseObject({
-  name: z.string(),
-  file: z.string(),
-  status: z.enum(["passed", "failed", "skipped", "error"]),
-  skipReason: z.string().optional(),
-  error: z.string().optional(),
-  failures: z.array(failure),
-  seed: z.union([z.number(), z.string()]),
-  calls: z.record(z.string(), z.string()).describe("Call sids by the scenario's call ids"),
-  simulatedMs: z.number(),
-  wallMs: z.number(),
-  trace: z.array(z.looseObject({ at: z.string(), kind: z.string(), url: z.string() })),
-});
+export const scenarioResultSchema = z.lazy(() =>
+  z.looseObject({
+    name: z.string(),
+    file: z.string(),
+    status: z.enum(["passed", "failed", "skipped", "error"]),
+    skipReason: z.string().optional(),
+    error: z.string().optional(),
+    failures: z.array(failure),
+    seed: z.union([z.number(), z.string()]),
+    calls: z.record(z.string(), z.string()).describe("Call sids by the scenario's call ids"),
+    simulatedMs: z.number(),
+    wallMs: z.number(),
+    trace: z.array(z.looseObject({ at: z.string(), kind: z.string(), url: z.string() })),
+  }),
+);
 
 /** `name=ws://host:port`: one app of the scenario's `apps`. */
-const appPair = z
-  .string()
-  .regex(
-    /^[A-Za-z][\w-]*=wss?:\/\/\S+$/,
-    "must be name=ws://host:port (an app the scenario names, and its WebSocket URL)",
-  );
-
-const query = z.strictObject({
-  target: z.url({ protocol: /^https?$/, error: "must be the http(s) base URL of your app" }).optional(),
-  seed: z.string().min(1).optional(),
-  keep: z.enum(["true", "false"], { error: "must be true or false" }).optional(),
-  live: z.enum(["true", "false"], { error: "must be true or false" }).optional(),
-  app: z
-    .union([appPair, z.array(appPair)])
-    .optional()
-    .describe(
-      "A WebSocket app's URL for {apps.name} in the scenario's markup, as name=ws://host:port (repeatable)",
+const appPair = z.lazy(() =>
+  z
+    .string()
+    .regex(
+      /^[A-Za-z][\w-]*=wss?:\/\/\S+$/,
+      "must be name=ws://host:port (an app the scenario names, and its WebSocket URL)",
     ),
-});
+);
+
+const query = z.lazy(() =>
+  z.strictObject({
+    target: z.url({ protocol: /^https?$/, error: "must be the http(s) base URL of your app" }).optional(),
+    seed: z.string().min(1).optional(),
+    keep: z.enum(["true", "false"], { error: "must be true or false" }).optional(),
+    live: z.enum(["true", "false"], { error: "must be true or false" }).optional(),
+    app: z
+      .union([appPair, z.array(appPair)])
+      .optional()
+      .describe(
+        "A WebSocket app's URL for {apps.name} in the scenario's markup, as name=ws://host:port (repeatable)",
+      ),
+  }),
+);
 
 export const scenarioRoutes = [
   defineRoute({

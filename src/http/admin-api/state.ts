@@ -22,8 +22,8 @@ export const stateRoutes = [
     surface: "admin",
     summary: "Reset the sandbox to its fixtures (default) or to empty",
     auth: { kind: "admin" },
-    body: z.strictObject({ to: z.enum(["fixtures", "empty"]).default("fixtures") }),
-    response: z.strictObject({ reset: z.enum(["fixtures", "empty"]) }),
+    body: z.lazy(() => z.strictObject({ to: z.enum(["fixtures", "empty"]).default("fixtures") })),
+    response: z.lazy(() => z.strictObject({ reset: z.enum(["fixtures", "empty"]) })),
     handle({ body, services }) {
       services.admin.reset(body.to);
       return jsonResponse(200, { reset: body.to });
@@ -55,9 +55,9 @@ export const stateRoutes = [
     summary:
       "Replace the whole state with a snapshot taken by GET /__sandbox/state (JSON, or NDJSON streamed with Content-Type: application/x-ndjson)",
     auth: { kind: "admin" },
-    body: z.unknown(),
+    body: z.lazy(() => z.unknown()),
     streamsBody: ndjsonMediaType,
-    response: z.strictObject({ restored: z.literal(true) }),
+    response: z.lazy(() => z.strictObject({ restored: z.literal(true) })),
     async handle({ body, request, services }) {
       if (request.bodyStream) {
         // Read beside the live state, which stays whole until every line has passed.

@@ -19,43 +19,47 @@ const kinds = [
 ] as const;
 const outcomes = ["success", "http-error", "network-error", "timeout"] as const;
 
-const deliveryQuery = z.strictObject({
-  call_sid: z.string().optional(),
-  account_sid: z.string().optional(),
-  message_sid: z.string().optional(),
-  kind: z.enum(kinds, { error: `must be one of ${kinds.join(", ")}` }).optional(),
-  status: z.enum(outcomes, { error: `must be one of ${outcomes.join(", ")}` }).optional(),
-  limit: z
-    .string()
-    .regex(/^\d+$/, { error: "must be a whole number" })
-    .transform(Number)
-    .pipe(z.number().int().min(1, { error: "must be at least 1" }))
-    .optional(),
-});
+const deliveryQuery = z.lazy(() =>
+  z.strictObject({
+    call_sid: z.string().optional(),
+    account_sid: z.string().optional(),
+    message_sid: z.string().optional(),
+    kind: z.enum(kinds, { error: `must be one of ${kinds.join(", ")}` }).optional(),
+    status: z.enum(outcomes, { error: `must be one of ${outcomes.join(", ")}` }).optional(),
+    limit: z
+      .string()
+      .regex(/^\d+$/, { error: "must be a whole number" })
+      .transform(Number)
+      .pipe(z.number().int().min(1, { error: "must be at least 1" }))
+      .optional(),
+  }),
+);
 
-const deliveryResource = z.object({
-  id: z.string(),
-  attempt: z.number(),
-  kind: z.enum(kinds),
-  method: z.enum(["GET", "POST"]),
-  url: z.string(),
-  params: z.record(z.string(), z.string()),
-  signature: z.string(),
-  idempotency_token: z.string(),
-  account_sid: z.string(),
-  call_sid: z.string().nullable(),
-  message_sid: z.string().nullable(),
-  ordering_key: z.string().nullable(),
-  sent_at: z.string(),
-  status: z.number().nullable(),
-  outcome: z.enum(outcomes),
-  error: z.string().nullable(),
-  latency_ms: z.number(),
-  cookie: z.string().nullable(),
-  set_cookies: z.array(z.string()),
-  response_body: z.string().nullable(),
-  next_attempt_at: z.string().nullable(),
-});
+const deliveryResource = z.lazy(() =>
+  z.object({
+    id: z.string(),
+    attempt: z.number(),
+    kind: z.enum(kinds),
+    method: z.enum(["GET", "POST"]),
+    url: z.string(),
+    params: z.record(z.string(), z.string()),
+    signature: z.string(),
+    idempotency_token: z.string(),
+    account_sid: z.string(),
+    call_sid: z.string().nullable(),
+    message_sid: z.string().nullable(),
+    ordering_key: z.string().nullable(),
+    sent_at: z.string(),
+    status: z.number().nullable(),
+    outcome: z.enum(outcomes),
+    error: z.string().nullable(),
+    latency_ms: z.number(),
+    cookie: z.string().nullable(),
+    set_cookies: z.array(z.string()),
+    response_body: z.string().nullable(),
+    next_attempt_at: z.string().nullable(),
+  }),
+);
 
 export const renderAttempt = (a: DeliveryAttempt): z.infer<typeof deliveryResource> => ({
   id: a.id,
@@ -98,14 +102,16 @@ export const webhookRoutes = [
       "Webhook delivery attempts, oldest first (filters: call_sid, account_sid, message_sid, kind, status, limit)",
     auth: { kind: "admin" },
     query: deliveryQuery,
-    response: z.object({
-      deliveries: z.array(deliveryResource),
-      total: z.number(),
-      evicted: z.number(),
-      queued: z.number(),
-      in_flight: z.number(),
-      waiting_retry: z.number(),
-    }),
+    response: z.lazy(() =>
+      z.object({
+        deliveries: z.array(deliveryResource),
+        total: z.number(),
+        evicted: z.number(),
+        queued: z.number(),
+        in_flight: z.number(),
+        waiting_retry: z.number(),
+      }),
+    ),
     handle({ query, services }) {
       const webhooks = services.webhooks;
       const matches = webhooks
@@ -135,7 +141,7 @@ export const webhookRoutes = [
     surface: "admin",
     summary: "Empty the webhook delivery log and drop queued deliveries and pending retries",
     auth: { kind: "admin" },
-    response: z.strictObject({ cleared: z.literal(true) }),
+    response: z.lazy(() => z.strictObject({ cleared: z.literal(true) })),
     handle({ services }) {
       services.webhooks?.clear();
       return jsonResponse(200, { cleared: true });
@@ -148,8 +154,8 @@ export const webhookRoutes = [
     summary:
       "Send a logged delivery again now, as a new delivery (new idempotency token) signed with the account's current auth token; answers with the new attempt",
     auth: { kind: "admin" },
-    body: z.strictObject({}),
-    response: z.strictObject({ resent_from: z.string(), delivery: deliveryResource }),
+    body: z.lazy(() => z.strictObject({})),
+    response: z.lazy(() => z.strictObject({ resent_from: z.string(), delivery: deliveryResource })),
     async handle({ params, request, services }) {
       const webhooks = services.webhooks;
       const original = webhooks ? latestAttempt(webhooks.deliveries, params.DeliveryId!) : undefined;

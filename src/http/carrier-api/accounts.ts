@@ -11,16 +11,18 @@ import { carrierResourceRoutes, listIn } from "./resource-routes.js";
 const collection = `${carrierBase}/accounts`;
 const instance = `${collection}/:id`;
 
-export const accountResource = resourceSchema(
-  "account",
-  z.object({
-    name: z.string(),
-    status: z.enum(accountStatuses),
-    default_tts_voice: z.string(),
-    metadata: z.record(z.string(), z.unknown()),
-    created_at: z.string(),
-    updated_at: z.string(),
-  }),
+export const accountResource = z.lazy(() =>
+  resourceSchema(
+    "account",
+    z.object({
+      name: z.string(),
+      status: z.enum(accountStatuses),
+      default_tts_voice: z.string(),
+      metadata: z.record(z.string(), z.unknown()),
+      created_at: z.string(),
+      updated_at: z.string(),
+    }),
+  ),
 );
 
 export function renderAccount(account: Account) {
@@ -34,28 +36,36 @@ export function renderAccount(account: Account) {
   });
 }
 
-const name = z.string({ error: "must be a string" }).trim().min(1, "must not be blank");
-const voice = z.string({ error: "must be a string" }).min(1, "must not be blank");
+const name = z.lazy(() => z.string({ error: "must be a string" }).trim().min(1, "must not be blank"));
+const voice = z.lazy(() => z.string({ error: "must be a string" }).min(1, "must not be blank"));
 
-const createBody = z.object({
-  data: z.object({
-    type: z.literal("account"),
-    attributes: z.strictObject({ name, default_tts_voice: voice.optional(), metadata: metadata.optional() }),
-  }),
-});
-
-const updateBody = z.object({
-  data: z.object({
-    type: z.literal("account"),
-    id: z.string(),
-    attributes: z.strictObject({
-      name: name.optional(),
-      status: z.enum(accountStatuses, { error: 'must be "active" or "suspended"' }).optional(),
-      default_tts_voice: voice.optional(),
-      metadata: metadata.optional(),
+const createBody = z.lazy(() =>
+  z.object({
+    data: z.object({
+      type: z.literal("account"),
+      attributes: z.strictObject({
+        name,
+        default_tts_voice: voice.optional(),
+        metadata: metadata.optional(),
+      }),
     }),
   }),
-});
+);
+
+const updateBody = z.lazy(() =>
+  z.object({
+    data: z.object({
+      type: z.literal("account"),
+      id: z.string(),
+      attributes: z.strictObject({
+        name: name.optional(),
+        status: z.enum(accountStatuses, { error: 'must be "active" or "suspended"' }).optional(),
+        default_tts_voice: voice.optional(),
+        metadata: metadata.optional(),
+      }),
+    }),
+  }),
+);
 
 const listFilters: ListFilters<Account> = {
   indexes: { status: ["filter[status]"] },

@@ -17,16 +17,18 @@ const collectionOf = (accountSid: string) => `${carrierBase}/accounts/${accountS
 const collection = `${carrierBase}/accounts/:account_id/agent_extensions`;
 const instance = `${collection}/:id`;
 
-export const agentExtensionResource = resourceSchema(
-  "agent_extension",
-  z.object({
-    agent_name: z.string(),
-    extension: z.string(),
-    status: z.enum(agentStatuses),
-    account_id: z.string(),
-    created_at: z.string(),
-    updated_at: z.string(),
-  }),
+export const agentExtensionResource = z.lazy(() =>
+  resourceSchema(
+    "agent_extension",
+    z.object({
+      agent_name: z.string(),
+      extension: z.string(),
+      status: z.enum(agentStatuses),
+      account_id: z.string(),
+      created_at: z.string(),
+      updated_at: z.string(),
+    }),
+  ),
 );
 
 export function renderAgentExtension(record: AgentExtension) {
@@ -46,40 +48,48 @@ export function renderAgentExtension(record: AgentExtension) {
   );
 }
 
-const agentName = z.string({ error: "must be a string" }).trim().min(1, "must not be blank");
-const extension = z
-  .string({ error: "must be a string of digits" })
-  .regex(/^[1-9]\d{1,7}$/, "must be 2 to 8 digits, not starting with 0, e.g. 101");
-const status = z.enum(agentStatuses, { error: `must be one of ${agentStatuses.join(", ")}` });
+const agentName = z.lazy(() => z.string({ error: "must be a string" }).trim().min(1, "must not be blank"));
+const extension = z.lazy(() =>
+  z
+    .string({ error: "must be a string of digits" })
+    .regex(/^[1-9]\d{1,7}$/, "must be 2 to 8 digits, not starting with 0, e.g. 101"),
+);
+const status = z.lazy(() => z.enum(agentStatuses, { error: `must be one of ${agentStatuses.join(", ")}` }));
 
-const createBody = z.object({
-  data: z.object({
-    type: z.literal("agent_extension"),
-    attributes: z.strictObject({
-      agent_name: agentName,
-      extension: extension.optional(),
-      status: status.optional(),
+const createBody = z.lazy(() =>
+  z.object({
+    data: z.object({
+      type: z.literal("agent_extension"),
+      attributes: z.strictObject({
+        agent_name: agentName,
+        extension: extension.optional(),
+        status: status.optional(),
+      }),
     }),
   }),
-});
+);
 
-const updateBody = z.object({
-  data: z.object({
-    type: z.literal("agent_extension"),
-    id: z.string(),
-    attributes: z.strictObject({
-      agent_name: agentName.optional(),
-      extension: extension.optional(),
-      status: status.optional(),
+const updateBody = z.lazy(() =>
+  z.object({
+    data: z.object({
+      type: z.literal("agent_extension"),
+      id: z.string(),
+      attributes: z.strictObject({
+        agent_name: agentName.optional(),
+        extension: extension.optional(),
+        status: status.optional(),
+      }),
     }),
   }),
-});
+);
 
-const listQuery = z.strictObject({
-  ...pagingQuery,
-  "filter[status]": status.optional(),
-  "filter[extension]": z.string().optional(),
-});
+const listQuery = z.lazy(() =>
+  z.strictObject({
+    ...pagingQuery,
+    "filter[status]": status.optional(),
+    "filter[extension]": z.string().optional(),
+  }),
+);
 
 const listFilters: ListFilters<AgentExtension> = {
   equal: { "filter[status]": (e) => e.status, "filter[extension]": (e) => e.extension },

@@ -24,30 +24,34 @@ export const walletCurrency = "USD";
 export const defaultTransactionLimit = 50;
 export const maxTransactionLimit = 1000;
 
-export const balanceResource = resourceSchema(
-  "balance",
-  z.object({
-    account_id: z.string(),
-    balance_cents: z.number().int(),
-    currency: z.string(),
-    updated_at: z.string(),
-  }),
+export const balanceResource = z.lazy(() =>
+  resourceSchema(
+    "balance",
+    z.object({
+      account_id: z.string(),
+      balance_cents: z.number().int(),
+      currency: z.string(),
+      updated_at: z.string(),
+    }),
+  ),
 );
 
-export const balanceTransactionResource = resourceSchema(
-  "balance_transaction",
-  z.object({
-    account_id: z.string(),
-    kind: z.enum(ledgerKinds),
-    category: z.string(),
-    amount_cents: z.number().int(),
-    balance_cents: z.number().int(),
-    currency: z.string(),
-    description: z.string().nullable(),
-    resource_type: z.string().nullable(),
-    resource_id: z.string().nullable(),
-    created_at: z.string(),
-  }),
+export const balanceTransactionResource = z.lazy(() =>
+  resourceSchema(
+    "balance_transaction",
+    z.object({
+      account_id: z.string(),
+      kind: z.enum(ledgerKinds),
+      category: z.string(),
+      amount_cents: z.number().int(),
+      balance_cents: z.number().int(),
+      currency: z.string(),
+      description: z.string().nullable(),
+      resource_type: z.string().nullable(),
+      resource_id: z.string().nullable(),
+      created_at: z.string(),
+    }),
+  ),
 );
 
 export function renderBalanceTransaction(entry: LedgerEntry) {
@@ -72,26 +76,34 @@ export function renderBalanceTransaction(entry: LedgerEntry) {
 }
 
 /** Spec: "body (no data wrapper): category, amount_cents, description". */
-const movementBody = z.strictObject({
-  category: z.string({ error: "must be a string" }).trim().min(1, "must not be blank"),
-  amount_cents: z
-    .number({ error: "must be a whole number of cents" })
-    .int("must be a whole number of cents")
-    .positive("must be more than 0")
-    .max(Number.MAX_SAFE_INTEGER, "is too large"),
-  description: z.string({ error: "must be a string" }).optional(),
-});
+const movementBody = z.lazy(() =>
+  z.strictObject({
+    category: z.string({ error: "must be a string" }).trim().min(1, "must not be blank"),
+    amount_cents: z
+      .number({ error: "must be a whole number of cents" })
+      .int("must be a whole number of cents")
+      .positive("must be more than 0")
+      .max(Number.MAX_SAFE_INTEGER, "is too large"),
+    description: z.string({ error: "must be a string" }).optional(),
+  }),
+);
 
-const transactionsQuery = z.strictObject({
-  category: z.string().min(1, "must not be blank").optional(),
-  limit: z.coerce
-    .number({ error: "must be a whole number" })
-    .int("must be a whole number")
-    .min(1, `must be between 1 and ${maxTransactionLimit}`)
-    .max(maxTransactionLimit, `must be between 1 and ${maxTransactionLimit}`)
-    .default(defaultTransactionLimit),
-  page: z.coerce.number({ error: "must be a whole number" }).int("must be a whole number").min(0).default(0),
-});
+const transactionsQuery = z.lazy(() =>
+  z.strictObject({
+    category: z.string().min(1, "must not be blank").optional(),
+    limit: z.coerce
+      .number({ error: "must be a whole number" })
+      .int("must be a whole number")
+      .min(1, `must be between 1 and ${maxTransactionLimit}`)
+      .max(maxTransactionLimit, `must be between 1 and ${maxTransactionLimit}`)
+      .default(defaultTransactionLimit),
+    page: z.coerce
+      .number({ error: "must be a whole number" })
+      .int("must be a whole number")
+      .min(0)
+      .default(0),
+  }),
+);
 
 const movementRoute = (kind: "top_up" | "debit") =>
   defineRoute({
@@ -106,7 +118,7 @@ const movementRoute = (kind: "top_up" | "debit") =>
     body: movementBody,
     plainJsonBody: true,
     status: 201,
-    response: singleDocumentSchema(balanceTransactionResource),
+    response: z.lazy(() => singleDocumentSchema(balanceTransactionResource)),
     handle({ params, body, request, services }) {
       const account = getAccount(services.context, params.account_id!, request.path);
       const entry = (kind === "top_up" ? topUp : debit)(services.context, account.sid, body);
@@ -122,7 +134,7 @@ export const carrierBalanceRoutes = [
     surface: "carrier",
     summary: "The account's wallet balance, in cents",
     auth: { kind: "carrier" },
-    response: singleDocumentSchema(balanceResource),
+    response: z.lazy(() => singleDocumentSchema(balanceResource)),
     handle({ params, request, services }) {
       const account = getAccount(services.context, params.account_id!, request.path);
       // The newest entry of the account's ledger bucket: O(log n), however long the ledger.
@@ -153,7 +165,9 @@ export const carrierBalanceRoutes = [
     summary: "The wallet's ledger, newest first: `category` filter, `limit` (default 50) and `page`",
     auth: { kind: "carrier" },
     query: transactionsQuery,
-    response: collectionDocumentSchema(balanceTransactionResource, { balance_cents: z.number().int() }),
+    response: z.lazy(() =>
+      collectionDocumentSchema(balanceTransactionResource, { balance_cents: z.number().int() }),
+    ),
     handle({ params, query, request, services }) {
       const account = getAccount(services.context, params.account_id!, request.path);
       return collectionDocument({
@@ -174,7 +188,7 @@ export const carrierBalanceRoutes = [
     surface: "carrier",
     summary: "Fetch one ledger transaction",
     auth: { kind: "carrier" },
-    response: singleDocumentSchema(balanceTransactionResource),
+    response: z.lazy(() => singleDocumentSchema(balanceTransactionResource)),
     handle({ params, request, services }) {
       const account = getAccount(services.context, params.account_id!, request.path);
       const entry = ownedBy(services.context.store.ledger.get(params.id!), account.sid, request.path);

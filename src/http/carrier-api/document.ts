@@ -154,13 +154,15 @@ export function echoFilters(query: Record<string, unknown>): [string, string][] 
 
 // The members every document's schema has alike are built once and shared: each carrier route builds its
 // document schemas at start, and these were most of their zod schemas (docs/decisions.md, start-up).
-const identifierSchema = z.object({ type: z.string(), id: z.string() });
-const relationshipSchema = z.object({
-  data: z.union([identifierSchema.nullable(), z.array(identifierSchema)]),
-});
-const resourceIdSchema = z.string();
-const relationshipsSchema = z.record(z.string(), relationshipSchema).optional();
-const selfLinkSchema = z.object({ self: z.string() });
+const identifierSchema = z.lazy(() => z.object({ type: z.string(), id: z.string() }));
+const relationshipSchema = z.lazy(() =>
+  z.object({
+    data: z.union([identifierSchema.nullable(), z.array(identifierSchema)]),
+  }),
+);
+const resourceIdSchema = z.lazy(() => z.string());
+const relationshipsSchema = z.lazy(() => z.record(z.string(), relationshipSchema).optional());
+const selfLinkSchema = z.lazy(() => z.object({ self: z.string() }));
 
 /** A resource object's schema: `type`, `id`, the given attributes, optional relationships, `links.self`. */
 export function resourceSchema(type: string, attributes: z.ZodType) {
@@ -173,22 +175,24 @@ export function resourceSchema(type: string, attributes: z.ZodType) {
   });
 }
 
-const jsonApiMember = z.object({ version: z.literal("1.1") });
+const jsonApiMember = z.lazy(() => z.object({ version: z.literal("1.1") }));
 
 /** A single-resource document's schema. */
 export function singleDocumentSchema(resource: z.ZodType) {
   return z.object({ jsonapi: jsonApiMember, data: resource, links: selfLinkSchema });
 }
 
-const pageLinksSchema = z.object({
-  self: z.string(),
-  first: z.string(),
-  prev: z.string().nullable(),
-  next: z.string().nullable(),
-  last: z.string(),
-});
+const pageLinksSchema = z.lazy(() =>
+  z.object({
+    self: z.string(),
+    first: z.string(),
+    prev: z.string().nullable(),
+    next: z.string().nullable(),
+    last: z.string(),
+  }),
+);
 const pageMetaFields = { total: z.number().int(), page: z.number().int(), per_page: z.number().int() };
-const pageMetaSchema = z.object(pageMetaFields);
+const pageMetaSchema = z.lazy(() => z.object(pageMetaFields));
 
 /** A collection document's schema, with page links and meta (plus any extra meta members). */
 export function collectionDocumentSchema(resource: z.ZodType, extraMeta: z.ZodRawShape = {}) {
@@ -202,10 +206,12 @@ export function collectionDocumentSchema(resource: z.ZodType, extraMeta: z.ZodRa
 }
 
 /** The meta-only document a DELETE answers with. */
-export const deletedDocumentSchema = z.object({
-  jsonapi: jsonApiMember,
-  meta: z.object({ deleted: z.object({ type: z.string(), id: z.string() }) }),
-});
+export const deletedDocumentSchema = z.lazy(() =>
+  z.object({
+    jsonapi: jsonApiMember,
+    meta: z.object({ deleted: z.object({ type: z.string(), id: z.string() }) }),
+  }),
+);
 
 /** Request side of a to-many relationship: `relationships.<name>.data` as resource identifiers of one type. */
 export function toManyInput(type: string) {
@@ -233,13 +239,15 @@ export function toOneInput(type: string) {
 }
 
 /** `filter[from_date]` / `filter[to_date]`: a UTC date or date-time, compared with `created_at`. */
-export const dateFilter = z
-  .string()
-  .regex(
-    /^\d{4}-\d\d-\d\d(T\d\d:\d\d(:\d\d(\.\d+)?)?Z)?$/,
-    "must be a date such as 2026-01-31 or a UTC time such as 2026-01-31T12:00:00Z",
-  )
-  .refine((v) => !Number.isNaN(Date.parse(v.length === 10 ? `${v}T00:00:00Z` : v)), "is not a real date");
+export const dateFilter = z.lazy(() =>
+  z
+    .string()
+    .regex(
+      /^\d{4}-\d\d-\d\d(T\d\d:\d\d(:\d\d(\.\d+)?)?Z)?$/,
+      "must be a date such as 2026-01-31 or a UTC time such as 2026-01-31T12:00:00Z",
+    )
+    .refine((v) => !Number.isNaN(Date.parse(v.length === 10 ? `${v}T00:00:00Z` : v)), "is not a real date"),
+);
 
 /**
  * The instants a from/to date pair covers: a bare `to_date` includes its whole day, so
@@ -260,4 +268,4 @@ export function dateRange(from: string | undefined, to: string | undefined): [nu
  * `filter[from]` / `filter[to]`: a number compared exactly. An unencoded "+" arrives as a space in a
  * query string, so a leading space before digits is read back as the "+" the caller meant.
  */
-export const numberFilter = z.string().transform((v) => v.replace(/^ (?=\d)/, "+"));
+export const numberFilter = z.lazy(() => z.string().transform((v) => v.replace(/^ (?=\d)/, "+")));

@@ -58,16 +58,18 @@ function renderResource(event: SandboxEvent): ResourceObject {
   };
 }
 
-export const eventResource = resourceSchema(
-  "event",
-  z.object({
-    event_type: z.string(),
-    account_id: z.string().nullable(),
-    resource_type: z.string(),
-    resource_id: z.string(),
-    occurred_at: z.string(),
-    details: z.object({ data: z.object({ type: z.string(), id: z.string() }).loose() }),
-  }),
+export const eventResource = z.lazy(() =>
+  resourceSchema(
+    "event",
+    z.object({
+      event_type: z.string(),
+      account_id: z.string().nullable(),
+      resource_type: z.string(),
+      resource_id: z.string(),
+      occurred_at: z.string(),
+      details: z.object({ data: z.object({ type: z.string(), id: z.string() }).loose() }),
+    }),
+  ),
 );
 
 export function renderEvent(event: SandboxEvent) {
@@ -87,13 +89,15 @@ export function renderEvent(event: SandboxEvent) {
   );
 }
 
-const listQuery = z.strictObject({
-  ...pagingQuery,
-  "filter[account_id]": z.string().optional(),
-  "filter[type]": z.string().optional(),
-  "filter[resource_type]": z.string().optional(),
-  "filter[resource_id]": z.string().optional(),
-});
+const listQuery = z.lazy(() =>
+  z.strictObject({
+    ...pagingQuery,
+    "filter[account_id]": z.string().optional(),
+    "filter[type]": z.string().optional(),
+    "filter[resource_type]": z.string().optional(),
+    "filter[resource_id]": z.string().optional(),
+  }),
+);
 
 const listFilters: ListFilters<SandboxEvent> = {
   indexes: {

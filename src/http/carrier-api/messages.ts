@@ -24,27 +24,29 @@ export const messageTypes = ["sms", "mms"] as const;
 export const messageTypeOf = (message: Message) =>
   message.num_media > 0 || message.sid.startsWith("MM") ? "mms" : "sms";
 
-export const messageResource = resourceSchema(
-  "message",
-  z.object({
-    account_id: z.string(),
-    message_type: z.enum(messageTypes),
-    direction: z.enum(messageDirections),
-    from: z.string(),
-    to: z.string(),
-    body: z.string(),
-    num_segments: z.number().int(),
-    num_media: z.number().int(),
-    encoding: z.string(),
-    status: z.enum(messageStatuses),
-    error_code: z.number().int().nullable(),
-    error_message: z.string().nullable(),
-    price: z.string().nullable(),
-    price_unit: z.string(),
-    sent_at: z.string().nullable(),
-    created_at: z.string(),
-    updated_at: z.string(),
-  }),
+export const messageResource = z.lazy(() =>
+  resourceSchema(
+    "message",
+    z.object({
+      account_id: z.string(),
+      message_type: z.enum(messageTypes),
+      direction: z.enum(messageDirections),
+      from: z.string(),
+      to: z.string(),
+      body: z.string(),
+      num_segments: z.number().int(),
+      num_media: z.number().int(),
+      encoding: z.string(),
+      status: z.enum(messageStatuses),
+      error_code: z.number().int().nullable(),
+      error_message: z.string().nullable(),
+      price: z.string().nullable(),
+      price_unit: z.string(),
+      sent_at: z.string().nullable(),
+      created_at: z.string(),
+      updated_at: z.string(),
+    }),
+  ),
 );
 
 export function renderMessage(message: Message) {
@@ -76,29 +78,33 @@ export function renderMessage(message: Message) {
 }
 
 /** `filter[created_at]`: a UTC date or a leading part of a timestamp ("2026", "2026-01", "2026-01-31T10"). */
-const createdAtFilter = z
-  .string()
-  .regex(
-    /^\d{4}(-\d\d(-\d\d(T\d\d(:\d\d(:\d\dZ?)?)?)?)?)?$/,
-    "must be a UTC date or the start of a timestamp, e.g. 2026-01-31 or 2026-01-31T10:15",
-  );
+const createdAtFilter = z.lazy(() =>
+  z
+    .string()
+    .regex(
+      /^\d{4}(-\d\d(-\d\d(T\d\d(:\d\d(:\d\dZ?)?)?)?)?)?$/,
+      "must be a UTC date or the start of a timestamp, e.g. 2026-01-31 or 2026-01-31T10:15",
+    ),
+);
 
-const listQuery = z.strictObject({
-  ...pagingQuery,
-  "filter[account_id]": z.string().optional(),
-  "filter[to]": numberFilter.optional(),
-  "filter[from]": numberFilter.optional(),
-  "filter[status]": z
-    .enum(messageStatuses, { error: `must be one of ${messageStatuses.join(", ")}` })
-    .optional(),
-  "filter[message_type]": z.enum(messageTypes, { error: 'must be "sms" or "mms"' }).optional(),
-  "filter[direction]": z
-    .enum(messageDirections, { error: `must be one of ${messageDirections.join(", ")}` })
-    .optional(),
-  "filter[created_at]": createdAtFilter.optional(),
-  "filter[from_date]": dateFilter.optional(),
-  "filter[to_date]": dateFilter.optional(),
-});
+const listQuery = z.lazy(() =>
+  z.strictObject({
+    ...pagingQuery,
+    "filter[account_id]": z.string().optional(),
+    "filter[to]": numberFilter.optional(),
+    "filter[from]": numberFilter.optional(),
+    "filter[status]": z
+      .enum(messageStatuses, { error: `must be one of ${messageStatuses.join(", ")}` })
+      .optional(),
+    "filter[message_type]": z.enum(messageTypes, { error: 'must be "sms" or "mms"' }).optional(),
+    "filter[direction]": z
+      .enum(messageDirections, { error: `must be one of ${messageDirections.join(", ")}` })
+      .optional(),
+    "filter[created_at]": createdAtFilter.optional(),
+    "filter[from_date]": dateFilter.optional(),
+    "filter[to_date]": dateFilter.optional(),
+  }),
+);
 
 const listFilters: ListFilters<Message> = {
   indexes: {
@@ -123,16 +129,18 @@ const listFilters: ListFilters<Message> = {
   createdAt: (m) => m.created_at,
 };
 
-const updateBody = z.object({
-  data: z.object({
-    type: z.literal("message"),
-    id: z.string(),
-    attributes: z.strictObject({
-      status: z.enum(messageStatuses, { error: `must be one of ${messageStatuses.join(", ")}` }).optional(),
-      price: chargePrice.optional(),
+const updateBody = z.lazy(() =>
+  z.object({
+    data: z.object({
+      type: z.literal("message"),
+      id: z.string(),
+      attributes: z.strictObject({
+        status: z.enum(messageStatuses, { error: `must be one of ${messageStatuses.join(", ")}` }).optional(),
+        price: chargePrice.optional(),
+      }),
     }),
   }),
-});
+);
 
 export const carrierMessageRoutes = carrierResourceRoutes({
   type: "message",

@@ -18,25 +18,27 @@ import { carrierResourceRoutes, findIn, listIn } from "./resource-routes.js";
 const collection = `${carrierBase}/phone_calls`;
 const instance = `${collection}/:id`;
 
-export const phoneCallResource = resourceSchema(
-  "phone_call",
-  z.object({
-    account_id: z.string(),
-    direction: z.enum(callDirections),
-    from: z.string(),
-    to: z.string(),
-    status: z.enum(callStatuses),
-    duration: z.string().nullable(),
-    price: z.string().nullable(),
-    price_unit: z.string(),
-    parent_call_id: z.string().nullable(),
-    sip_trunk_id: z.string().nullable(),
-    answered_by: z.string().nullable(),
-    start_time: z.string().nullable(),
-    end_time: z.string().nullable(),
-    created_at: z.string(),
-    updated_at: z.string(),
-  }),
+export const phoneCallResource = z.lazy(() =>
+  resourceSchema(
+    "phone_call",
+    z.object({
+      account_id: z.string(),
+      direction: z.enum(callDirections),
+      from: z.string(),
+      to: z.string(),
+      status: z.enum(callStatuses),
+      duration: z.string().nullable(),
+      price: z.string().nullable(),
+      price_unit: z.string(),
+      parent_call_id: z.string().nullable(),
+      sip_trunk_id: z.string().nullable(),
+      answered_by: z.string().nullable(),
+      start_time: z.string().nullable(),
+      end_time: z.string().nullable(),
+      created_at: z.string(),
+      updated_at: z.string(),
+    }),
+  ),
 );
 
 export function renderPhoneCall(call: Call) {
@@ -69,24 +71,28 @@ export function renderPhoneCall(call: Call) {
 }
 
 /** Spec: "a charge is represented as a negative value"; a correction may also make a call free ("0"). */
-export const chargePrice = decimalString.refine(
-  (p) => p.startsWith("-") || /^0+(\.0+)?$/.test(p),
-  'must be 0 or negative, e.g. "-0.01300": a charge is a negative price',
+export const chargePrice = z.lazy(() =>
+  decimalString.refine(
+    (p) => p.startsWith("-") || /^0+(\.0+)?$/.test(p),
+    'must be 0 or negative, e.g. "-0.01300": a charge is a negative price',
+  ),
 );
 
-const listQuery = z.strictObject({
-  ...pagingQuery,
-  "filter[account_id]": z.string().optional(),
-  "filter[status]": z.enum(callStatuses, { error: `must be one of ${callStatuses.join(", ")}` }).optional(),
-  "filter[direction]": z
-    .enum(callDirections, { error: `must be one of ${callDirections.join(", ")}` })
-    .optional(),
-  "filter[from]": numberFilter.optional(),
-  "filter[to]": numberFilter.optional(),
-  "filter[sip_trunk_id]": z.string().optional(),
-  "filter[from_date]": dateFilter.optional(),
-  "filter[to_date]": dateFilter.optional(),
-});
+const listQuery = z.lazy(() =>
+  z.strictObject({
+    ...pagingQuery,
+    "filter[account_id]": z.string().optional(),
+    "filter[status]": z.enum(callStatuses, { error: `must be one of ${callStatuses.join(", ")}` }).optional(),
+    "filter[direction]": z
+      .enum(callDirections, { error: `must be one of ${callDirections.join(", ")}` })
+      .optional(),
+    "filter[from]": numberFilter.optional(),
+    "filter[to]": numberFilter.optional(),
+    "filter[sip_trunk_id]": z.string().optional(),
+    "filter[from_date]": dateFilter.optional(),
+    "filter[to_date]": dateFilter.optional(),
+  }),
+);
 
 const listFilters: ListFilters<Call> = {
   indexes: {
@@ -108,13 +114,15 @@ const listFilters: ListFilters<Call> = {
   createdAt: (c) => c.created_at,
 };
 
-const updateBody = z.object({
-  data: z.object({
-    type: z.literal("phone_call"),
-    id: z.string(),
-    attributes: z.strictObject({ price: chargePrice.optional() }),
+const updateBody = z.lazy(() =>
+  z.object({
+    data: z.object({
+      type: z.literal("phone_call"),
+      id: z.string(),
+      attributes: z.strictObject({ price: chargePrice.optional() }),
+    }),
   }),
-});
+);
 
 export const carrierPhoneCallRoutes = carrierResourceRoutes({
   type: "phone_call",

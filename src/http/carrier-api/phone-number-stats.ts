@@ -15,54 +15,60 @@ const path = `${carrierBase}/phone_numbers/stats`;
 /** Longest period one request may cover, so a typo in a year cannot ask for centuries of months. */
 export const maxStatsMonths = 120;
 
-const date = z
-  .string()
-  .regex(/^\d{4}-\d\d-\d\d$/, "must be a date such as 2026-01-31")
-  .refine((v) => {
-    // 2026-13-01 makes an Invalid Date, whose toISOString throws: check before asking.
-    const day = new Date(`${v}T00:00:00Z`);
-    return !Number.isNaN(day.getTime()) && day.toISOString().startsWith(v);
-  }, "is not a real date");
+const date = z.lazy(() =>
+  z
+    .string()
+    .regex(/^\d{4}-\d\d-\d\d$/, "must be a date such as 2026-01-31")
+    .refine((v) => {
+      // 2026-13-01 makes an Invalid Date, whose toISOString throws: check before asking.
+      const day = new Date(`${v}T00:00:00Z`);
+      return !Number.isNaN(day.getTime()) && day.toISOString().startsWith(v);
+    }, "is not a real date"),
+);
 
-const query = z
-  .strictObject({ from_date: date.optional(), to_date: date.optional(), account_id: z.string().optional() })
-  .superRefine((q, ctx) => {
-    if (q.from_date && q.to_date && q.to_date < q.from_date) {
-      ctx.addIssue({ code: "custom", path: ["to_date"], message: "must not be before from_date" });
-    }
-    if (q.from_date && q.to_date) {
-      const months =
-        (Number(q.to_date.slice(0, 4)) - Number(q.from_date.slice(0, 4))) * 12 +
-        Number(q.to_date.slice(5, 7)) -
-        Number(q.from_date.slice(5, 7));
-      if (months >= maxStatsMonths) {
-        ctx.addIssue({
-          code: "custom",
-          path: ["to_date"],
-          message: `must be within ${maxStatsMonths} months of from_date`,
-        });
+const query = z.lazy(() =>
+  z
+    .strictObject({ from_date: date.optional(), to_date: date.optional(), account_id: z.string().optional() })
+    .superRefine((q, ctx) => {
+      if (q.from_date && q.to_date && q.to_date < q.from_date) {
+        ctx.addIssue({ code: "custom", path: ["to_date"], message: "must not be before from_date" });
       }
-    }
-  });
+      if (q.from_date && q.to_date) {
+        const months =
+          (Number(q.to_date.slice(0, 4)) - Number(q.from_date.slice(0, 4))) * 12 +
+          Number(q.to_date.slice(5, 7)) -
+          Number(q.from_date.slice(5, 7));
+        if (months >= maxStatsMonths) {
+          ctx.addIssue({
+            code: "custom",
+            path: ["to_date"],
+            message: `must be within ${maxStatsMonths} months of from_date`,
+          });
+        }
+      }
+    }),
+);
 
-const count = z.record(z.string(), z.number().int());
+const count = z.lazy(() => z.record(z.string(), z.number().int()));
 
-export const phoneNumberStatsResource = resourceSchema(
-  "phone_number_stats",
-  z.object({
-    from_date: z.string(),
-    to_date: z.string(),
-    account_id: z.string().nullable(),
-    total: z.number().int(),
-    by_status: count,
-    by_visibility: count,
-    by_country: count,
-    monthly_revenue: z.array(
-      z.object({ month: z.string(), assigned_numbers: z.number().int(), revenue: z.string() }),
-    ),
-    revenue: z.string(),
-    currency: z.string(),
-  }),
+export const phoneNumberStatsResource = z.lazy(() =>
+  resourceSchema(
+    "phone_number_stats",
+    z.object({
+      from_date: z.string(),
+      to_date: z.string(),
+      account_id: z.string().nullable(),
+      total: z.number().int(),
+      by_status: count,
+      by_visibility: count,
+      by_country: count,
+      monthly_revenue: z.array(
+        z.object({ month: z.string(), assigned_numbers: z.number().int(), revenue: z.string() }),
+      ),
+      revenue: z.string(),
+      currency: z.string(),
+    }),
+  ),
 );
 
 export const carrierPhoneNumberStatsRoutes = [
@@ -73,7 +79,7 @@ export const carrierPhoneNumberStatsRoutes = [
     summary: "Counts by status, visibility and country, and monthly revenue from assigned numbers",
     auth: { kind: "carrier" },
     query,
-    response: singleDocumentSchema(phoneNumberStatsResource),
+    response: z.lazy(() => singleDocumentSchema(phoneNumberStatsResource)),
     handle({ query: q, request, services }) {
       const stats = phoneNumberStats(services.context, {
         fromDate: q.from_date,

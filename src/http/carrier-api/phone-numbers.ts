@@ -22,27 +22,29 @@ import { carrierResourceRoutes, findIn, listIn } from "./resource-routes.js";
 const collection = `${carrierBase}/phone_numbers`;
 const instance = `${collection}/:id`;
 
-export const phoneNumberResource = resourceSchema(
-  "phone_number",
-  z.object({
-    number: z.string(),
-    number_type: z.enum(numberTypes),
-    visibility: z.enum(visibilities),
-    country: z.string(),
-    price: z.string(),
-    region: z.string().nullable(),
-    locality: z.string().nullable(),
-    rate_center: z.string().nullable(),
-    lata: z.string().nullable(),
-    postal_code: z.string().nullable(),
-    latitude: z.number().nullable(),
-    longitude: z.number().nullable(),
-    metadata: z.record(z.string(), z.unknown()),
-    status: z.enum(phoneNumberStatuses),
-    account_id: z.string().nullable(),
-    created_at: z.string(),
-    updated_at: z.string(),
-  }),
+export const phoneNumberResource = z.lazy(() =>
+  resourceSchema(
+    "phone_number",
+    z.object({
+      number: z.string(),
+      number_type: z.enum(numberTypes),
+      visibility: z.enum(visibilities),
+      country: z.string(),
+      price: z.string(),
+      region: z.string().nullable(),
+      locality: z.string().nullable(),
+      rate_center: z.string().nullable(),
+      lata: z.string().nullable(),
+      postal_code: z.string().nullable(),
+      latitude: z.number().nullable(),
+      longitude: z.number().nullable(),
+      metadata: z.record(z.string(), z.unknown()),
+      status: z.enum(phoneNumberStatuses),
+      account_id: z.string().nullable(),
+      created_at: z.string(),
+      updated_at: z.string(),
+    }),
+  ),
 );
 
 export function renderPhoneNumber(number: PhoneNumber) {
@@ -88,30 +90,36 @@ const editable = {
   metadata: metadata.optional(),
 };
 
-const createBody = z.object({
-  data: z.object({
-    type: z.literal("phone_number"),
-    attributes: z.strictObject({ number: e164, ...editable }),
+const createBody = z.lazy(() =>
+  z.object({
+    data: z.object({
+      type: z.literal("phone_number"),
+      attributes: z.strictObject({ number: e164, ...editable }),
+    }),
   }),
-});
+);
 
-const updateBody = z.object({
-  data: z.object({
-    type: z.literal("phone_number"),
-    id: z.string(),
-    attributes: z.strictObject({ number: e164.optional(), ...editable }),
+const updateBody = z.lazy(() =>
+  z.object({
+    data: z.object({
+      type: z.literal("phone_number"),
+      id: z.string(),
+      attributes: z.strictObject({ number: e164.optional(), ...editable }),
+    }),
   }),
-});
+);
 
-const listQuery = z.strictObject({
-  ...pagingQuery,
-  "filter[visibility]": z.enum(visibilities).optional(),
-  "filter[country]": isoCountry.optional(),
-  "filter[number]": z.string().optional(),
-  "filter[status]": z.enum(phoneNumberStatuses).optional(),
-  "filter[account_id]": z.string().optional(),
-  "filter[number_type]": z.enum(numberTypes).optional(),
-});
+const listQuery = z.lazy(() =>
+  z.strictObject({
+    ...pagingQuery,
+    "filter[visibility]": z.enum(visibilities).optional(),
+    "filter[country]": isoCountry.optional(),
+    "filter[number]": z.string().optional(),
+    "filter[status]": z.enum(phoneNumberStatuses).optional(),
+    "filter[account_id]": z.string().optional(),
+    "filter[number_type]": z.enum(numberTypes).optional(),
+  }),
+);
 
 const listFilters: ListFilters<PhoneNumber> = {
   indexes: {

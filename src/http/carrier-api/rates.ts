@@ -11,18 +11,20 @@ import { carrierResourceRoutes, listIn } from "./resource-routes.js";
 const collection = `${carrierBase}/rates`;
 const instance = `${collection}/:id`;
 
-export const rateResource = resourceSchema(
-  "rate",
-  z.object({
-    category: z.enum(rateCategories),
-    country: z.string(),
-    prefix: z.string(),
-    price: z.string(),
-    currency: z.string(),
-    unit: z.string(),
-    created_at: z.string(),
-    updated_at: z.string(),
-  }),
+export const rateResource = z.lazy(() =>
+  resourceSchema(
+    "rate",
+    z.object({
+      category: z.enum(rateCategories),
+      country: z.string(),
+      prefix: z.string(),
+      price: z.string(),
+      currency: z.string(),
+      unit: z.string(),
+      created_at: z.string(),
+      updated_at: z.string(),
+    }),
+  ),
 );
 
 export function renderRate(rate: Rate) {
@@ -38,46 +40,56 @@ export function renderRate(rate: Rate) {
   });
 }
 
-const category = z.enum(rateCategories, { error: `must be one of ${rateCategories.join(", ")}` });
-const prefix = z
-  .string({ error: "must be a string" })
-  .regex(/^\+\d{1,15}$/, 'must be "+" and the leading digits of the numbers it prices, e.g. "+1415"');
-const price = decimalString.refine((p) => !p.startsWith("-"), "must not be negative");
-const currency = z.string().regex(/^[A-Z]{3}$/, "must be an ISO 4217 code such as USD");
+const category = z.lazy(() =>
+  z.enum(rateCategories, { error: `must be one of ${rateCategories.join(", ")}` }),
+);
+const prefix = z.lazy(() =>
+  z
+    .string({ error: "must be a string" })
+    .regex(/^\+\d{1,15}$/, 'must be "+" and the leading digits of the numbers it prices, e.g. "+1415"'),
+);
+const price = z.lazy(() => decimalString.refine((p) => !p.startsWith("-"), "must not be negative"));
+const currency = z.lazy(() => z.string().regex(/^[A-Z]{3}$/, "must be an ISO 4217 code such as USD"));
 
-const createBody = z.object({
-  data: z.object({
-    type: z.literal("rate"),
-    attributes: z.strictObject({
-      category,
-      country: isoCountry,
-      prefix,
-      price,
-      currency: currency.optional(),
+const createBody = z.lazy(() =>
+  z.object({
+    data: z.object({
+      type: z.literal("rate"),
+      attributes: z.strictObject({
+        category,
+        country: isoCountry,
+        prefix,
+        price,
+        currency: currency.optional(),
+      }),
     }),
   }),
-});
+);
 
-const updateBody = z.object({
-  data: z.object({
-    type: z.literal("rate"),
-    id: z.string(),
-    attributes: z.strictObject({
-      category: category.optional(),
-      country: isoCountry.optional(),
-      prefix: prefix.optional(),
-      price: price.optional(),
-      currency: currency.optional(),
+const updateBody = z.lazy(() =>
+  z.object({
+    data: z.object({
+      type: z.literal("rate"),
+      id: z.string(),
+      attributes: z.strictObject({
+        category: category.optional(),
+        country: isoCountry.optional(),
+        prefix: prefix.optional(),
+        price: price.optional(),
+        currency: currency.optional(),
+      }),
     }),
   }),
-});
+);
 
-const listQuery = z.strictObject({
-  ...pagingQuery,
-  "filter[category]": category.optional(),
-  "filter[country]": isoCountry.optional(),
-  "filter[prefix]": z.string().optional(),
-});
+const listQuery = z.lazy(() =>
+  z.strictObject({
+    ...pagingQuery,
+    "filter[category]": category.optional(),
+    "filter[country]": isoCountry.optional(),
+    "filter[prefix]": z.string().optional(),
+  }),
+);
 
 const listFilters: ListFilters<Rate> = {
   indexes: { category: ["filter[category]"] },

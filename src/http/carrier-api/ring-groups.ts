@@ -22,17 +22,19 @@ const instance = `${collection}/:id`;
 
 export const maxRingTimeout = 600;
 
-export const ringGroupResource = resourceSchema(
-  "ring_group",
-  z.object({
-    name: z.string(),
-    strategy: z.enum(ringStrategies),
-    ring_timeout: z.number().int(),
-    account_id: z.string(),
-    agent_extension_ids: z.array(z.string()),
-    created_at: z.string(),
-    updated_at: z.string(),
-  }),
+export const ringGroupResource = z.lazy(() =>
+  resourceSchema(
+    "ring_group",
+    z.object({
+      name: z.string(),
+      strategy: z.enum(ringStrategies),
+      ring_timeout: z.number().int(),
+      account_id: z.string(),
+      agent_extension_ids: z.array(z.string()),
+      created_at: z.string(),
+      updated_at: z.string(),
+    }),
+  ),
 );
 
 export function renderRingGroup(group: RingGroup) {
@@ -56,39 +58,49 @@ export function renderRingGroup(group: RingGroup) {
   );
 }
 
-const name = z.string({ error: "must be a string" }).trim().min(1, "must not be blank");
-const strategy = z.enum(ringStrategies, { error: 'must be "simultaneous" or "sequential"' });
-const ringTimeout = z
-  .number({ error: "must be a whole number of seconds" })
-  .int("must be a whole number of seconds")
-  .min(1, `must be between 1 and ${maxRingTimeout} seconds`)
-  .max(maxRingTimeout, `must be between 1 and ${maxRingTimeout} seconds`);
-const relationships = z
-  .strictObject({ agent_extensions: toManyInput("agent_extension").optional() })
-  .optional();
+const name = z.lazy(() => z.string({ error: "must be a string" }).trim().min(1, "must not be blank"));
+const strategy = z.lazy(() => z.enum(ringStrategies, { error: 'must be "simultaneous" or "sequential"' }));
+const ringTimeout = z.lazy(() =>
+  z
+    .number({ error: "must be a whole number of seconds" })
+    .int("must be a whole number of seconds")
+    .min(1, `must be between 1 and ${maxRingTimeout} seconds`)
+    .max(maxRingTimeout, `must be between 1 and ${maxRingTimeout} seconds`),
+);
+const relationships = z.lazy(() =>
+  z.strictObject({ agent_extensions: toManyInput("agent_extension").optional() }).optional(),
+);
 
-const createBody = z.object({
-  data: z.object({
-    type: z.literal("ring_group"),
-    attributes: z.strictObject({ name, strategy: strategy.optional(), ring_timeout: ringTimeout.optional() }),
-    relationships,
-  }),
-});
-
-const updateBody = z.object({
-  data: z.object({
-    type: z.literal("ring_group"),
-    id: z.string(),
-    attributes: z
-      .strictObject({
-        name: name.optional(),
+const createBody = z.lazy(() =>
+  z.object({
+    data: z.object({
+      type: z.literal("ring_group"),
+      attributes: z.strictObject({
+        name,
         strategy: strategy.optional(),
         ring_timeout: ringTimeout.optional(),
-      })
-      .default({}),
-    relationships,
+      }),
+      relationships,
+    }),
   }),
-});
+);
+
+const updateBody = z.lazy(() =>
+  z.object({
+    data: z.object({
+      type: z.literal("ring_group"),
+      id: z.string(),
+      attributes: z
+        .strictObject({
+          name: name.optional(),
+          strategy: strategy.optional(),
+          ring_timeout: ringTimeout.optional(),
+        })
+        .default({}),
+      relationships,
+    }),
+  }),
+);
 
 const memberSids = (input: z.infer<typeof relationships>) => input?.agent_extensions?.data.map((d) => d.id);
 

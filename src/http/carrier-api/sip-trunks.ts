@@ -29,19 +29,21 @@ import { carrierResourceRoutes, listIn } from "./resource-routes.js";
 const collection = `${carrierBase}/sip_trunks`;
 const instance = `${collection}/:id`;
 
-export const sipTrunkResource = resourceSchema(
-  "sip_trunk",
-  z.object({
-    name: z.string(),
-    account_id: z.string().nullable(),
-    termination_uris: z.array(z.string()),
-    username: z.string().nullable(),
-    password_set: z.boolean(),
-    allowed_ips: z.array(z.string()),
-    phone_number_ids: z.array(z.string()),
-    created_at: z.string(),
-    updated_at: z.string(),
-  }),
+export const sipTrunkResource = z.lazy(() =>
+  resourceSchema(
+    "sip_trunk",
+    z.object({
+      name: z.string(),
+      account_id: z.string().nullable(),
+      termination_uris: z.array(z.string()),
+      username: z.string().nullable(),
+      password_set: z.boolean(),
+      allowed_ips: z.array(z.string()),
+      phone_number_ids: z.array(z.string()),
+      created_at: z.string(),
+      updated_at: z.string(),
+    }),
+  ),
 );
 
 /** The password is write-only: responses say whether one is set, never what it is. */
@@ -68,17 +70,23 @@ export function renderSipTrunk(trunk: SipTrunk) {
   );
 }
 
-const name = z.string({ error: "must be a string" }).trim().min(1, "must not be blank");
-const sipUri = z
-  .string({ error: "must be a string" })
-  .regex(/^sips?:[^\s@]+(@[^\s@]+)?$/, 'must be a SIP URI such as "sip:pbx.example.com:5060"');
-const ipOrCidr = z
-  .string({ error: "must be a string" })
-  .regex(
-    /^((25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(25[0-5]|2[0-4]\d|1?\d?\d)(\/(3[0-2]|[12]?\d))?$/,
-    'must be an IPv4 address or CIDR block, e.g. "203.0.113.10" or "203.0.113.0/24"',
-  );
-const credential = z.string({ error: "must be a string" }).min(1, "must not be blank").nullable();
+const name = z.lazy(() => z.string({ error: "must be a string" }).trim().min(1, "must not be blank"));
+const sipUri = z.lazy(() =>
+  z
+    .string({ error: "must be a string" })
+    .regex(/^sips?:[^\s@]+(@[^\s@]+)?$/, 'must be a SIP URI such as "sip:pbx.example.com:5060"'),
+);
+const ipOrCidr = z.lazy(() =>
+  z
+    .string({ error: "must be a string" })
+    .regex(
+      /^((25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(25[0-5]|2[0-4]\d|1?\d?\d)(\/(3[0-2]|[12]?\d))?$/,
+      'must be an IPv4 address or CIDR block, e.g. "203.0.113.10" or "203.0.113.0/24"',
+    ),
+);
+const credential = z.lazy(() =>
+  z.string({ error: "must be a string" }).min(1, "must not be blank").nullable(),
+);
 
 const editable = {
   termination_uris: z.array(sipUri, { error: "must be an array of SIP URIs" }).optional(),
@@ -86,36 +94,44 @@ const editable = {
   password: credential.optional(),
   allowed_ips: z.array(ipOrCidr, { error: "must be an array of IPv4 addresses or CIDR blocks" }).optional(),
 };
-const relationships = z
-  .strictObject({
-    account: toOneInput("account").optional(),
-    phone_numbers: toManyInput("phone_number").optional(),
-  })
-  .optional();
+const relationships = z.lazy(() =>
+  z
+    .strictObject({
+      account: toOneInput("account").optional(),
+      phone_numbers: toManyInput("phone_number").optional(),
+    })
+    .optional(),
+);
 
-const createBody = z.object({
-  data: z.object({
-    type: z.literal("sip_trunk"),
-    attributes: z.strictObject({ name, ...editable }),
-    relationships,
+const createBody = z.lazy(() =>
+  z.object({
+    data: z.object({
+      type: z.literal("sip_trunk"),
+      attributes: z.strictObject({ name, ...editable }),
+      relationships,
+    }),
   }),
-});
+);
 
-const updateBody = z.object({
-  data: z.object({
-    type: z.literal("sip_trunk"),
-    id: z.string(),
-    attributes: z.strictObject({ name: name.optional(), ...editable }).default({}),
-    relationships,
+const updateBody = z.lazy(() =>
+  z.object({
+    data: z.object({
+      type: z.literal("sip_trunk"),
+      id: z.string(),
+      attributes: z.strictObject({ name: name.optional(), ...editable }).default({}),
+      relationships,
+    }),
   }),
-});
+);
 
-const testCallBody = z.object({
-  data: z.object({
-    type: z.literal("phone_call"),
-    attributes: z.strictObject({ from: e164, to: e164, account_id: z.string().optional() }),
+const testCallBody = z.lazy(() =>
+  z.object({
+    data: z.object({
+      type: z.literal("phone_call"),
+      attributes: z.strictObject({ from: e164, to: e164, account_id: z.string().optional() }),
+    }),
   }),
-});
+);
 
 const links = (input: z.infer<typeof relationships>) => ({
   ...(input?.account ? { account_sid: input.account.data?.id ?? null } : {}),
@@ -170,7 +186,7 @@ export const carrierSipTrunkRoutes = [
     body: testCallBody,
     resourceType: "phone_call",
     status: 201,
-    response: singleDocumentSchema(phoneCallResource),
+    response: z.lazy(() => singleDocumentSchema(phoneCallResource)),
     handle({ params, body, request, services }) {
       const trunk = getSipTrunk(services.context, params.id!, request.path);
       const { account_id, ...parties } = body.data.attributes;

@@ -8,17 +8,19 @@ import { carrierResourceRoutes, findIn, listIn } from "./resource-routes.js";
 
 const collection = `${carrierBase}/tts_events`;
 
-export const ttsEventResource = resourceSchema(
-  "tts_event",
-  z.object({
-    account_id: z.string(),
-    phone_call_id: z.string().nullable(),
-    voice: z.string(),
-    characters: z.number().int(),
-    price: z.string(),
-    price_unit: z.string(),
-    created_at: z.string(),
-  }),
+export const ttsEventResource = z.lazy(() =>
+  resourceSchema(
+    "tts_event",
+    z.object({
+      account_id: z.string(),
+      phone_call_id: z.string().nullable(),
+      voice: z.string(),
+      characters: z.number().int(),
+      price: z.string(),
+      price_unit: z.string(),
+      created_at: z.string(),
+    }),
+  ),
 );
 
 export function renderTtsEvent(event: TtsEvent) {
@@ -42,14 +44,16 @@ export function renderTtsEvent(event: TtsEvent) {
   );
 }
 
-const listQuery = z.strictObject({
-  ...pagingQuery,
-  "filter[account_id]": z.string().optional(),
-  "filter[phone_call_id]": z.string().optional(),
-  "filter[voice]": z.string().optional(),
-  "filter[from_date]": dateFilter.optional(),
-  "filter[to_date]": dateFilter.optional(),
-});
+const listQuery = z.lazy(() =>
+  z.strictObject({
+    ...pagingQuery,
+    "filter[account_id]": z.string().optional(),
+    "filter[phone_call_id]": z.string().optional(),
+    "filter[voice]": z.string().optional(),
+    "filter[from_date]": dateFilter.optional(),
+    "filter[to_date]": dateFilter.optional(),
+  }),
+);
 
 const listFilters: ListFilters<TtsEvent> = {
   indexes: { call: ["filter[phone_call_id]"], account: ["filter[account_id]"] },
