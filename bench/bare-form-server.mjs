@@ -1,5 +1,5 @@
 // Baseline for the sustained POST benchmark: a bare node:http server that reads and parses the form, then replays one recorded 201.
-// Plain ESM run by plain node, as the CLI is.
+// Plain JavaScript run by plain node, as the CLI is.
 import { createServer } from "node:http";
 
 process.once("message", (recorded) => {

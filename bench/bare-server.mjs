@@ -1,5 +1,5 @@
 // Baseline target for the server benchmark: a bare node:http server replaying one recorded response.
-// Plain ESM run by plain node, as the CLI is. so neither server process has a TypeScript loader in it.
+// Plain JavaScript run by plain node, as the CLI is, so neither server process has a TypeScript loader in it.
 import { createServer } from "node:http";
 
 process.once("message", (recorded) => {

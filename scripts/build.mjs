@@ -10,8 +10,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const run = (args) => execFileSync(process.execPath, args, { cwd: root, stdio: "inherit" });
 
 /**
- * Every file package.json's exports and bin name, plus the internals the benchmarks import (sandbox, events, data-dir,
- * recording and speech audio). Measured (docs/decisions.md, start-up): loading ~250 modules of ours and ~150 of our
+ * Every file package.json's exports name (the bin is built apart, below), plus the internals the benchmarks
+ * import (sandbox, events, data-dir, recording and speech audio). Measured (docs/decisions.md, start-up): loading ~250 modules of ours and ~150 of our
  * dependencies one by one was most of a library import's time.
  */
 const entryPoints = {
@@ -77,6 +77,13 @@ const importPackageFromEntry = {
 };
 
 /**
+ * What CommonJS built from our ES module sources opens with: strict (the directive must open the file;
+ * esbuild's own comes after the banner), with `import.meta.url` (defined as `__importMetaUrl`) its file's URL.
+ */
+const commonJsBanner =
+  '"use strict";\nconst __importMetaUrl = require("node:url").pathToFileURL(__filename).href;';
+
+/**
  * The command line's program (`voice-sandbox serve`, `run`) as one CommonJS file, dependencies and lazily
  * loaded parts included, which cli.ts runs through V8's code cache: Node 20 caches no ES module's code.
  * Measured (docs/decisions.md, start-up): a start with the cache took 127 ms to the first health answer
@@ -84,13 +91,6 @@ const importPackageFromEntry = {
  * only sometimes (Express for the landing page, Swagger UI's files, ws and its native helpers, pino-pretty).
  * The first line is the hash of the rest: the cache is filed under it.
  */
-/**
- * What CommonJS built from our ES module sources opens with: strict (the directive must open the file;
- * esbuild's own comes after the banner), with `import.meta.url` (defined as `__importMetaUrl`) its file's URL.
- */
-const commonJsBanner =
-  '"use strict";\nconst __importMetaUrl = require("node:url").pathToFileURL(__filename).href;';
-
 async function buildProgram() {
   const { outputFiles, metafile } = await build({
     absWorkingDir: root,

@@ -31,8 +31,22 @@ function start(): Promise<void> {
   );
 }
 
-start().catch((error: unknown) => {
-  // As a rejected top-level await ends a module: the error on stderr, exit code 1.
-  console.error(error);
-  process.exitCode = 1;
+let finished = false;
+// As an unsettled top-level await ends a module: a command that stops with nothing left to run before its
+// work finished (its promise never settled) exits 13, not 0, so a stalled `run` never passes for a success.
+process.once("beforeExit", () => {
+  if (finished) return;
+  console.error("voice-sandbox: the command stopped before it finished");
+  process.exitCode = 13;
 });
+start().then(
+  () => {
+    finished = true;
+  },
+  (error: unknown) => {
+    // As a rejected top-level await ends a module: the error on stderr, exit code 1.
+    finished = true;
+    console.error(error);
+    process.exitCode = 1;
+  },
+);

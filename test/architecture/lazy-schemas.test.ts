@@ -36,7 +36,12 @@ function buildsSchema(node: ts.Expression): boolean {
   return ts.isCallExpression(node) || ts.isPropertyAccessExpression(node);
 }
 
-/** Schemas a module builds as it loads: top-level constants, and routes' query, body and response. */
+/**
+ * Schemas a module builds as it loads, as far as its text shows them: top-level constants and routes' query,
+ * body and response written with `z.` outside a `z.lazy`. Not seen: schemas a helper function builds (a
+ * top-level `listEnvelope(...)` call, say) and the member groups spread into many schemas (`pagingQuery`,
+ * the JSON:API members), which are meant to be built once at load and shared.
+ */
 function eagerSchemas(file: string, text = readFileSync(file, "utf8")): string[] {
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
   const found: string[] = [];
@@ -48,22 +53,15 @@ function eagerSchemas(file: string, text = readFileSync(file, "utf8")): string[]
       if (declaration.initializer && buildsSchema(declaration.initializer))
         found.push(`${where(declaration)} ${declaration.name.getText(source)}`);
   }
+  // Anywhere outside a z.lazy: a route's (defineRoute, carrierResourceRoutes) query, body and response.
   const visit = (node: ts.Node): void => {
+    if (ts.isCallExpression(node) && node.expression.getText(source) === "z.lazy") return;
     if (
-      ts.isCallExpression(node) &&
-      ts.isIdentifier(node.expression) &&
-      node.expression.text === "defineRoute" &&
-      node.arguments[0] &&
-      ts.isObjectLiteralExpression(node.arguments[0])
-    ) {
-      for (const property of node.arguments[0].properties)
-        if (
-          ts.isPropertyAssignment(property) &&
-          ["query", "body", "response"].includes(property.name.getText(source)) &&
-          buildsSchema(property.initializer)
-        )
-          found.push(`${where(property)} ${property.name.getText(source)}`);
-    }
+      ts.isPropertyAssignment(node) &&
+      ["query", "body", "response"].includes(node.name.getText(source)) &&
+      buildsSchema(node.initializer)
+    )
+      found.push(`${where(node)} ${node.name.getText(source)}`);
     ts.forEachChild(node, visit);
   };
   visit(source);

@@ -285,6 +285,32 @@ console.log(JSON.stringify({
     expect(stdout.trim()).toBe(manifest.version);
   });
 
+  it("ends a command whose program rejects with exit code 1, and one that stops before it finishes with 13", async () => {
+    // The installed entry beside a stand-in program: main rejects, or returns a promise nothing settles.
+    const dir = join(work, "entry-exit-codes");
+    await mkdir(dir, { recursive: true });
+    const entry = join(dir, "cli.cjs");
+    await writeFile(
+      entry,
+      await readFile(join(app, "node_modules", "voice-sandbox", manifest.bin["voice-sandbox"]!)),
+    );
+    await writeFile(
+      join(dir, "cli-program.cjs"),
+      'exports.main = (argv) => argv[2] === "fail" ? Promise.reject(new Error("the program failed")) : new Promise(() => {});\n',
+    );
+    const exit = (command: string) =>
+      run(process.execPath, [entry, command], { cwd: dir, env: plainEnv(), timeout: 15_000 }).then(
+        () => ({ code: 0, stderr: "" }),
+        (error: { code: number; stderr: string }) => ({ code: error.code, stderr: error.stderr }),
+      );
+    const failed = await exit("fail");
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain("Error: the program failed");
+    const stalled = await exit("stall");
+    expect(stalled.code).toBe(13);
+    expect(stalled.stderr).toContain("voice-sandbox: the command stopped before it finished");
+  });
+
   it("runs `voice-sandbox serve --port 0`, answers health, and stops on SIGTERM", async () => {
     const { child, url, exited } = await startInstalledServe();
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);

@@ -86,7 +86,9 @@ export const carrierAccountRoutes = carrierResourceRoutes({
   },
   list: {
     summary: "List the carrier's accounts",
-    query: z.strictObject({ ...pagingQuery, "filter[status]": z.enum(accountStatuses).optional() }),
+    query: z.lazy(() =>
+      z.strictObject({ ...pagingQuery, "filter[status]": z.enum(accountStatuses).optional() }),
+    ),
     answer: listIn(collection, (store) => store.accounts, listFilters, renderAccount),
   },
   fetch: { summary: "Fetch an account" },

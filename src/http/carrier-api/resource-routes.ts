@@ -73,7 +73,7 @@ export function carrierResourceRoutes<Row extends { sid: string }, Create, Updat
   resource: CarrierResource<Row, Create, Update, Query>,
 ) {
   const { type, collection, instance, schema, render, find, create, update, remove } = resource;
-  const single = singleDocumentSchema(schema);
+  const single = z.lazy(() => singleDocumentSchema(schema));
   return [
     create &&
       defineRoute<undefined, Create>({
@@ -82,7 +82,7 @@ export function carrierResourceRoutes<Row extends { sid: string }, Create, Updat
         surface: "carrier",
         summary: create.summary,
         auth: { kind: "carrier" },
-        body: z.lazy(() => create.body),
+        body: create.body,
         resourceType: type,
         status: 201,
         response: single,
@@ -97,7 +97,7 @@ export function carrierResourceRoutes<Row extends { sid: string }, Create, Updat
       surface: "carrier",
       summary: resource.list.summary,
       auth: { kind: "carrier" },
-      query: z.lazy(() => resource.list.query),
+      query: resource.list.query,
       response: z.lazy(() => collectionDocumentSchema(schema)),
       handle: (ctx) => resource.list.answer(ctx),
     }),
@@ -117,7 +117,7 @@ export function carrierResourceRoutes<Row extends { sid: string }, Create, Updat
         surface: "carrier",
         summary: update.summary,
         auth: { kind: "carrier" },
-        body: z.lazy(() => update.body),
+        body: update.body,
         resourceType: type,
         idParam: "id",
         response: single,

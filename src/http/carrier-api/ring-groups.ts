@@ -129,7 +129,7 @@ export const carrierRingGroupRoutes = carrierResourceRoutes({
   },
   list: {
     summary: "List an account's ring groups",
-    query: z.strictObject({ ...pagingQuery, "filter[strategy]": strategy.optional() }),
+    query: z.lazy(() => z.strictObject({ ...pagingQuery, "filter[strategy]": strategy.optional() })),
     answer({ params, query, request, services }) {
       const account = getAccount(services.context, params.account_id!, request.path);
       return listDocument(

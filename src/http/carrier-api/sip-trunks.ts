@@ -159,7 +159,7 @@ export const carrierSipTrunkRoutes = [
     },
     list: {
       summary: "List SIP trunks",
-      query: z.strictObject({ ...pagingQuery, "filter[account_id]": z.string().optional() }),
+      query: z.lazy(() => z.strictObject({ ...pagingQuery, "filter[account_id]": z.string().optional() })),
       answer: listIn(collection, (store) => store.sipTrunks, listFilters, renderSipTrunk),
     },
     fetch: { summary: "Fetch a SIP trunk" },
