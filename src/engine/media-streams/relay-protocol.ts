@@ -2,36 +2,40 @@
 import { z } from "zod";
 
 /** A message's `interruptible`: a boolean (true any, false none) or which input may cut it. */
-const interruptibleField = z.union([z.boolean(), z.enum(["none", "dtmf", "speech", "any"])]).optional();
+const interruptibleField = z.lazy(() =>
+  z.union([z.boolean(), z.enum(["none", "dtmf", "speech", "any"])]).optional(),
+);
 
 /** What the app may send: text tokens to speak, audio to play, digits, a language change, or the end. */
-export const relayAppMessageSchema = z.discriminatedUnion("type", [
-  z.object({
-    type: z.literal("text"),
-    token: z.string(),
-    last: z.boolean().optional(),
-    lang: z.string().optional(),
-    interruptible: interruptibleField,
-    preemptible: z.boolean().optional(),
-  }),
-  z.object({
-    type: z.literal("play"),
-    source: z.url({ error: "source must be an absolute URL" }),
-    loop: z.number().int().min(0).optional(),
-    interruptible: interruptibleField,
-    preemptible: z.boolean().optional(),
-  }),
-  z.object({
-    type: z.literal("sendDigits"),
-    digits: z.string().regex(/^[0-9*#wW]+$/, "digits are 0-9, *, #, w and W"),
-  }),
-  z.object({
-    type: z.literal("language"),
-    ttsLanguage: z.string().optional(),
-    transcriptionLanguage: z.string().optional(),
-  }),
-  z.object({ type: z.literal("end"), handoffData: z.string().optional() }),
-]);
+export const relayAppMessageSchema = z.lazy(() =>
+  z.discriminatedUnion("type", [
+    z.object({
+      type: z.literal("text"),
+      token: z.string(),
+      last: z.boolean().optional(),
+      lang: z.string().optional(),
+      interruptible: interruptibleField,
+      preemptible: z.boolean().optional(),
+    }),
+    z.object({
+      type: z.literal("play"),
+      source: z.url({ error: "source must be an absolute URL" }),
+      loop: z.number().int().min(0).optional(),
+      interruptible: interruptibleField,
+      preemptible: z.boolean().optional(),
+    }),
+    z.object({
+      type: z.literal("sendDigits"),
+      digits: z.string().regex(/^[0-9*#wW]+$/, "digits are 0-9, *, #, w and W"),
+    }),
+    z.object({
+      type: z.literal("language"),
+      ttsLanguage: z.string().optional(),
+      transcriptionLanguage: z.string().optional(),
+    }),
+    z.object({ type: z.literal("end"), handoffData: z.string().optional() }),
+  ]),
+);
 export type RelayAppMessage = z.infer<typeof relayAppMessageSchema>;
 
 /** Reads one text frame from the app: the message, or why it is refused (sent back as an `error` message). */

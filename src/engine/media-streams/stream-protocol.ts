@@ -14,17 +14,19 @@ export const trackNames = (track: StreamTrack): ("inbound" | "outbound")[] =>
 const base64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
 /** What an app may send on a bidirectional stream: audio to play, a mark after it, or clear. */
-export const appMessageSchema = z.discriminatedUnion("event", [
-  z.object({
-    event: z.literal("media"),
-    streamSid: z.string(),
-    media: z.object({
-      payload: z.string().regex(base64, "media.payload is not base64").min(1, "media.payload is empty"),
+export const appMessageSchema = z.lazy(() =>
+  z.discriminatedUnion("event", [
+    z.object({
+      event: z.literal("media"),
+      streamSid: z.string(),
+      media: z.object({
+        payload: z.string().regex(base64, "media.payload is not base64").min(1, "media.payload is empty"),
+      }),
     }),
-  }),
-  z.object({ event: z.literal("mark"), streamSid: z.string(), mark: z.object({ name: z.string() }) }),
-  z.object({ event: z.literal("clear"), streamSid: z.string() }),
-]);
+    z.object({ event: z.literal("mark"), streamSid: z.string(), mark: z.object({ name: z.string() }) }),
+    z.object({ event: z.literal("clear"), streamSid: z.string() }),
+  ]),
+);
 export type AppMessage = z.infer<typeof appMessageSchema>;
 
 /** Reads one text frame from the app: the message, or why it is refused. */
