@@ -11,8 +11,8 @@ const run = (args) => execFileSync(process.execPath, args, { cwd: root, stdio: "
 
 /**
  * Every file package.json's exports name (the bin is built apart, below), plus the internals the benchmarks
- * import (sandbox, events, data-dir, recording and speech audio). Measured (docs/decisions.md, start-up): loading ~250 modules of ours and ~150 of our
- * dependencies one by one was most of a library import's time.
+ * import (sandbox, events, data-dir, recording and speech audio). Measured (docs/decisions.md, start-up):
+ * loading ~250 modules of ours and ~150 of our dependencies one by one was most of a library import's time.
  */
 const entryPoints = {
   index: "src/index.ts",
@@ -179,7 +179,7 @@ await build({
   banner: {
     js: 'import { createRequire as __createRequire } from "node:module";\nconst require = __createRequire(import.meta.url);',
   },
-  plugins: [withoutZodLocales, sourceOnlyProgramImport],
+  plugins: [withoutZodLocales],
   logLevel: "warning",
 });
 await buildEntry();
