@@ -13,8 +13,15 @@ const httpDir = join(root, "src/http");
 const routeModules = (readdirSync(httpDir, { recursive: true }) as string[])
   .filter((file) => file.endsWith(".ts") && !file.endsWith(".test.ts"))
   .map((file) => join(httpDir, file));
-/** The fixture file's schema: only a YAML fixture file needs it (the default fixtures ship parsed). */
-const fixtureSchema = join(root, "src/fixtures/schema.ts");
+/**
+ * Schemas only some sandboxes ever read: the fixture file's (only a YAML fixture file needs it; the default
+ * fixtures ship parsed) and the app messages of media streams and ConversationRelay (read on a stream's first).
+ */
+const firstUseModules = [
+  "src/fixtures/schema.ts",
+  "src/engine/media-streams/stream-protocol.ts",
+  "src/engine/media-streams/relay-protocol.ts",
+].map((file) => join(root, file));
 
 /** `z.something(...)...`: a call chain that starts at zod's namespace. */
 function rootOfChain(node: ts.Expression): ts.Expression {
@@ -79,8 +86,8 @@ describe("route modules", () => {
     expect(routeModules.flatMap((file) => eagerSchemas(file))).toEqual([]);
   });
 
-  it("leave the fixture file's schema to first use too", () => {
-    expect(eagerSchemas(fixtureSchema)).toEqual([]);
+  it("leave the fixture file's schema and the streams' app message schemas to first use too", () => {
+    expect(firstUseModules.flatMap((file) => eagerSchemas(file))).toEqual([]);
   });
 
   it("would catch a schema built at load", () => {
