@@ -9,7 +9,7 @@ export type TwilioProperty = { type: string | null; enum?: string[]; nullable: b
 // biome-ignore lint/suspicious/noExplicitAny: zod object schemas of any shape.
 export type ObjectSchema = z.ZodObject<any> | z.ZodLazy<z.ZodObject<any>>;
 
-/** The object schema itself, built if it was left to first use. */
+/** The object schema itself; for a `z.lazy`, zod's `unwrap()` builds it anew (the same shape as the one routes use). */
 // biome-ignore lint/suspicious/noExplicitAny: zod object schemas of any shape.
 export function objectSchema(schema: ObjectSchema): z.ZodObject<any> {
   return schema instanceof z.ZodLazy ? schema.unwrap() : schema;
