@@ -90,7 +90,7 @@ if (scenarios)
   );
 if (sustained)
   console.log(
-    `  ${sustained.name.padEnd(26)} ours ${fmt(sustained.ours).padStart(8)} req/s  baseline ${fmt(sustained.baseline).padStart(8)} req/s  ratio ${sustained.ratio.toFixed(2)} (>= ${sustained.target}) ${verdict(sustained.ratio, sustained.target)}; last/first 10 s ${sustained.runs.map((run) => `${run.drift.toFixed(2)} (${run.label})`).join(", ")}`,
+    `  ${sustained.name.padEnd(26)} ours ${fmt(sustained.ours).padStart(8)} req/s  baseline ${fmt(sustained.baseline).padStart(8)} req/s  ratio ${sustained.ratio.toFixed(2)} (>= ${sustained.target}) ${verdict(sustained.ratio, sustained.target)}; last/first 10 s ${sustained.runs.map((run) => `${run.drift.toFixed(2)} (${run.label})`).join(", ")}; a message's own writes ${sustained.floor.withEventsUs.toFixed(1)} us against the ${sustained.floor.budgetUs.toFixed(1)} us the target leaves`,
   );
 if (startup)
   console.log(

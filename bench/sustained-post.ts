@@ -1,7 +1,16 @@
 // Sustained form POST: POST .../Messages.json for a minute against the standalone server (as npm start and the Docker image run it, then as plain node), first 10 s against last 10 s, and against a bare node:http server parsing the same form.
 import type { ChildProcess } from "node:child_process";
 import { request as httpRequest } from "node:http";
-import { accountSid, authorization, envNumber, fmt, startScriptNodeFlags, verdict } from "./lib.js";
+import {
+  accountSid,
+  authorization,
+  envNumber,
+  fmt,
+  runInChild,
+  startScriptNodeFlags,
+  verdict,
+} from "./lib.js";
+import type { FloorResult } from "./message-floor.js";
 import { autocannon, exited, type Recorded, startBareServer, startSandboxServer } from "./server-vs-bare.js";
 
 const target = 0.4;
@@ -30,6 +39,11 @@ export interface SustainedResult {
   target: number;
   /** Each way of running the server, the shipped flags first, with its drift. */
   runs: SustainedRun[];
+  /**
+   * The time the target leaves a request beyond the bare server's, against what a message must write
+   * (bench/message-floor.ts): microseconds, measured in this run.
+   */
+  floor: FloorResult & { budgetUs: number };
   failed: boolean;
 }
 
@@ -105,6 +119,16 @@ export async function benchSustainedPost(): Promise<SustainedResult> {
       console.log(`    bare node:http ${fmt(bareRates[i]!).padStart(8)} req/s`);
     }
     const bareRate = bareRates.reduce((a, b) => a + b, 0) / bareRates.length;
+    bare.child.kill("SIGTERM");
+    if (!exited(bare.child)) await new Promise((r) => bare.child.once("exit", r));
+    // At the target the server has 1 / (target x bare rate) a request, the bare server's own 1 / bare rate of
+    // it included: the rest is all a message may cost. Set against it: a message's rows, indexes and events
+    // alone, in a process of its own with the flags npm start uses, with no HTTP, validation or scheduler.
+    const budgetUs = 1e6 * (1 / (target * bareRate) - 1 / bareRate);
+    const floor = {
+      ...(await runInChild<FloorResult>("bench/message-floor.ts", [], ways[0]!.flags)),
+      budgetUs,
+    };
     const runs: SustainedRun[] = measured.map(({ label, flags, rates }) => {
       const rate = rates.reduce((a, b) => a + b, 0) / rates.length;
       return { label, flags, rate, ratio: rate / bareRate, drift: rates[rates.length - 1]! / rates[0]! };
@@ -114,6 +138,9 @@ export async function benchSustainedPost(): Promise<SustainedResult> {
         `  ${run.label}: ratio ours/bare ${run.ratio.toFixed(2)} (target >= ${target}) ${verdict(run.ratio, target)}; last 10 s / first 10 s ${run.drift.toFixed(2)} (target within 10%) ${driftVerdict(run.drift)}`,
       );
     }
+    console.log(
+      `  the target leaves ${floor.budgetUs.toFixed(1)} us a request beyond the bare server's; a message's rows, indexes, charge and five events alone take ${floor.withEventsUs.toFixed(1)} us in-process (${(floor.withEventsUs / floor.budgetUs).toFixed(2)}x it), ${floor.withoutEventsUs.toFixed(1)} us without the events`,
+    );
     if (bad > 0) console.log(`  FAILED: ${bad} non-2xx responses, errors or timeouts`);
     console.log("");
     const shipped = runs[0]!;
@@ -124,6 +151,7 @@ export async function benchSustainedPost(): Promise<SustainedResult> {
       ratio: shipped.ratio,
       target,
       runs,
+      floor,
       failed: bad > 0,
     };
   } finally {

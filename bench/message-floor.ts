@@ -1,0 +1,111 @@
+// What a sent message must write, and nothing else: its row and the three delivery steps' new versions, the
+// indexes they are filed in, the charge, and the carrier events for each change, through the store and the
+// engine's own event recorder. No HTTP, no validation, no scheduler. Run in a process of its own (with the Node
+// flags `npm start` uses) by the sustained POST benchmark, which sets it against the time its target leaves.
+import { accountSid, authorization, distUrl, envNumber, median } from "./lib.js";
+import { request } from "./scale-fill.js";
+
+/** Microseconds per message, the median of the rounds. */
+export interface FloorResult {
+  /** Rows, indexes, charge and the five carrier events (created, sending, sent, delivered, balance.charge). */
+  withEventsUs: number;
+  /** The same without the events. */
+  withoutEventsUs: number;
+}
+
+const { createSandboxCore } = (await import(distUrl("sandbox.js"))) as typeof import("../src/sandbox.js");
+const { recordEvent } = (await import(
+  distUrl("engine/events.js")
+)) as typeof import("../src/engine/events.js");
+type Message = ReturnType<ReturnType<typeof createSandboxCore>["store"]["messages"]["all"]>[number];
+
+const messages = Math.round(envNumber("BENCH_FLOOR_MESSAGES", 100_000));
+const rounds = 3;
+/**
+ * How many messages come between a message's steps: the server at ~6,000 a second (this machine's sustained
+ * POST rate) sends one 500 ms and delivers it 2.5 s after it is made (message-lifecycle.ts).
+ */
+const sentLag = 3_000;
+const deliveredLag = 15_000;
+
+/** One round: `messages` created, each taken through sending, sent (charged) and delivered. */
+async function round(withEvents: boolean): Promise<number> {
+  // A fresh sandbox a round, so each starts from the same state (the default event retention, 100,000).
+  const sandbox = createSandboxCore({ clock: "virtual" });
+  const created = await sandbox.handle(
+    request(
+      "POST",
+      `/2010-04-01/Accounts/${accountSid}/Messages.json`,
+      { authorization, "content-type": "application/x-www-form-urlencoded" },
+      "To=%2B15558675310&From=%2B14155550100&Body=Sustained+load",
+    ),
+  );
+  if (created.status !== 201) throw new Error(`POST Messages.json answered ${created.status}`);
+  const template = sandbox.store.messages.all().at(-1)!;
+  const ctx = sandbox.engine;
+  const { store, ids, clock } = ctx;
+  const event = (type: string, row: { sid: string }, resourceType = "message") => {
+    if (withEvents) recordEvent(ctx, type, accountSid, resourceType, row);
+  };
+  const sids: string[] = [];
+  let balance = 0;
+  const create = () => {
+    const now = clock.now();
+    const message = store.messages.insert({
+      ...template,
+      sid: ids.mint("SM"),
+      created_at: now,
+      updated_at: now,
+    });
+    event("message.created", message);
+    sids.push(message.sid);
+  };
+  const step = (sid: string, status: "sending" | "sent" | "delivered") => {
+    const now = clock.now();
+    const current = store.messages.get(sid)!;
+    const changes: Partial<Message> = { status, updated_at: now };
+    if (status === "sent") {
+      changes.date_sent = now;
+      changes.price = "-0.00790";
+      balance -= 1;
+      const entry = store.ledger.insert({
+        sid: ids.mint("BT"),
+        account_sid: accountSid,
+        kind: "charge",
+        category: "sms",
+        amount_cents: -1,
+        balance_cents: balance,
+        description: "outbound-api SMS to +15558675310, 1 segment",
+        resource_type: "message",
+        resource_sid: sid,
+        created_at: now,
+      });
+      event("balance.charge", entry, "balance_transaction");
+    }
+    event(`message.${status}`, store.messages.replace({ ...current, ...changes }));
+  };
+  const started = performance.now();
+  // In the order a server under load makes them: each new message goes to sending at once, the one sent
+  // `sentLag` messages earlier is sent, and the one `deliveredLag` earlier delivered.
+  for (let i = 0; i < messages + deliveredLag; i++) {
+    if (i < messages) {
+      store.transact(create);
+      store.transact(() => step(sids[i]!, "sending"));
+    }
+    const sent = i - sentLag;
+    if (sent >= 0 && sent < messages) store.transact(() => step(sids[sent]!, "sent"));
+    const delivered = i - deliveredLag;
+    if (delivered >= 0) store.transact(() => step(sids[delivered]!, "delivered"));
+  }
+  return ((performance.now() - started) * 1000) / messages;
+}
+
+const withEvents: number[] = [];
+const withoutEvents: number[] = [];
+for (let i = 0; i < rounds; i++) {
+  withEvents.push(await round(true));
+  withoutEvents.push(await round(false));
+}
+const result: FloorResult = { withEventsUs: median(withEvents), withoutEventsUs: median(withoutEvents) };
+if (process.send) process.send(result);
+else console.log(JSON.stringify(result));
