@@ -92,6 +92,8 @@ if (field === "env")
 else if (field === "entrypoint") out = json(line("ENTRYPOINT"));
 else if (field === "cmd") out = json(line("CMD"));
 else if (field === "healthcheck") out = json(line("HEALTHCHECK").replace(/^.*? CMD /, "CMD "));
+else if (field === "cache-start")
+  out = [stage.split("\n").find((l) => l.startsWith("RUN ") && l.includes("cli.cjs serve"))?.slice(4) ?? ""];
 console.log(out.join("\n"));
 NODE
 }
@@ -99,14 +101,18 @@ mapfile -t image_env < <(dockerfile_field env)
 mapfile -t entrypoint < <(dockerfile_field entrypoint)
 mapfile -t default_cmd < <(dockerfile_field cmd)
 mapfile -t healthcheck < <(dockerfile_field healthcheck)
+cache_start="$(dockerfile_field cache-start)"
 [[ "${entrypoint[*]}" == "node dist/server/cli.cjs" ]] || fail "ENTRYPOINT is not the CLI: ${entrypoint[*]}"
 [[ ${#healthcheck[@]} -gt 0 ]] || fail "no HEALTHCHECK command"
+[[ -n "$cache_start" ]] || fail "no RUN that starts the server for the compile cache"
 
 # /data: a VOLUME the non-root user owns (made before USER switches to it).
 grep -q '^VOLUME \["/data"\]' "$work/context/Dockerfile" || fail "no VOLUME /data"
 awk '/AS runtime/{r=1} r&&/chown node:node \/data/{c=1} r&&c&&/^USER node/{ok=1} END{exit !ok}' "$work/context/Dockerfile" ||
   fail "/data is not chowned to node before USER node"
+# The compile cache's folder stands in for /home/node/.cache/voice-sandbox: the run user's own, private.
 mkdir -p "$work/data" "$work/port"
+mkdir -m 700 "$work/cache"
 
 # The image runs as the unprivileged user node, with the code owned by root and only /data writable. Run as
 # root here, the server drops to node (or nobody) the same way, so a write outside /data fails as it would.
@@ -118,7 +124,7 @@ if [[ "$(id -u)" -eq 0 ]] && command -v setpriv >/dev/null 2>&1; then
       run_user="$candidate"
       as_user=(setpriv "--reuid=$(id -u "$candidate")" "--regid=$(id -g "$candidate")" --clear-groups)
       chmod 755 "$work"
-      chown "$candidate" "$work/data" "$work/port"
+      chown "$candidate" "$work/data" "$work/port" "$work/cache"
       break
     fi
   done
@@ -128,9 +134,9 @@ fi
 # It execs, so call it in the background or in a subshell; the pid is then the server's own.
 container() {
   cd "$work/runtime"
-  exec "${as_user[@]}" env "${image_env[@]}" VOICE_SANDBOX_PORT_FILE="$work/port/bound.port" "$@" "${entrypoint[@]}" "${container_args[@]}"
+  exec "${as_user[@]}" env "${image_env[@]}" VOICE_SANDBOX_PORT_FILE="$work/port/bound.port" VOICE_SANDBOX_COMPILE_CACHE="$work/cache" "$@" "${entrypoint[@]}" "${container_args[@]}"
 }
-health() { (cd "$work/runtime" && env "${image_env[@]}" VOICE_SANDBOX_PORT_FILE="$work/port/bound.port" "$@" "${healthcheck[@]}"); }
+health() { (cd "$work/runtime" && env "${image_env[@]}" VOICE_SANDBOX_PORT_FILE="$work/port/bound.port" VOICE_SANDBOX_COMPILE_CACHE="$work/cache" "$@" "${healthcheck[@]}"); }
 wait_healthy() {
   for _ in $(seq 1 40); do
     if health "$@" 2>/dev/null; then return 0; fi
@@ -146,6 +152,16 @@ stop_server() {
   server_pid=""
   [[ "$status" -eq 0 ]] || fail "server exited with status $status after SIGTERM"
 }
+
+# The runtime stage's last RUN, as the image's user with its ENV: one start of the server leaves V8's code
+# cache for `serve` in the image.
+step "runtime stage: a start for the compile cache" "$work/runtime" \
+  "${as_user[@]}" env "${image_env[@]}" VOICE_SANDBOX_COMPILE_CACHE="$work/cache" sh -c "$cache_start"
+compgen -G "$work/cache/cli-program-serve-*.cache" >/dev/null || fail "the start for the compile cache left no cache"
+# Each cache file's name (the program, Node and its flags), inode, time and size: a start that could not use the
+# image's cache writes one, under another name for other flags or over it when V8 refused it.
+cache_identity() { stat -c '%n %i %Y %s' "$work/cache"/cli-program-serve-*.cache; }
+baked="$(cache_identity)"
 
 # 1. `docker run -e VOICE_SANDBOX_PORT=<port> -e VOICE_SANDBOX_DATA_DIR=/data IMAGE`: the default CMD, every
 #    setting from the environment; the HEALTHCHECK finds the configured port.
@@ -177,6 +193,9 @@ reset_probe="fetch('http://127.0.0.1:${port}/__sandbox/reset',{method:'POST',hea
 # The server stops cleanly on SIGTERM, which is what `docker stop` sends.
 stop_server
 
+# The container's start ran from the image's code cache: V8 took it, so it was not written again.
+[[ "$(cache_identity)" == "$baked" ]] || fail "the container's start did not use the image's compile cache (it wrote a new one)"
+
 # 2. `docker run -e VOICE_SANDBOX_PORT=<port> IMAGE serve --port <other>`: the flag wins over the environment,
 #    and the HEALTHCHECK follows the port actually bound.
 other="$(free_port)"
@@ -193,7 +212,7 @@ container_args=(run "$work/context/scenarios/*.yaml")
 (container) >"$work/run.log" 2>&1 || { cat "$work/run.log"; fail "run /scenarios/*.yaml failed"; }
 grep -q "passed" "$work/run.log" || { cat "$work/run.log"; fail "run printed no summary"; }
 
-echo "docker-smoke: PASS: built, installed production dependencies and Swagger UI's files; as user $run_user: serve from the environment (port $port, /data written, health via the HEALTHCHECK), --port overriding it ($other), run for scenarios ($((SECONDS - started)) s)"
+echo "docker-smoke: PASS: built, installed production dependencies and Swagger UI's files; as user $run_user: serve from the environment (port $port, /data written, health via the HEALTHCHECK, code from the image's compile cache), --port overriding it ($other), run for scenarios ($((SECONDS - started)) s)"
 
 # A real image, where a Docker engine is available.
 if ! command -v docker >/dev/null 2>&1; then
@@ -211,9 +230,14 @@ else
   done
   [[ "$(docker exec "$cid" id -un)" == "node" ]] || { docker rm -f "$cid" >/dev/null; fail "the image does not run as node"; }
   docker exec "$cid" sh -c 'test -w /data' || { docker rm -f "$cid" >/dev/null; fail "/data is not writable"; }
+  # The start ran from the compile cache the image was built with: V8 took it, so it was not written again.
+  cache_mtime='stat -c "%n %Y %s" "$VOICE_SANDBOX_COMPILE_CACHE"/cli-program-serve-*.cache'
+  in_image="$(docker run --rm --entrypoint sh "$image" -c "$cache_mtime")"
+  [[ -n "$in_image" && "$(docker exec "$cid" sh -c "$cache_mtime")" == "$in_image" ]] ||
+    { docker rm -f "$cid" >/dev/null; fail "the container's start did not use the image's compile cache"; }
   docker rm -f "$cid" >/dev/null
   [[ -n "$healthy" ]] || fail "the real image was not healthy on VOICE_SANDBOX_PORT=4040"
   docker run --rm -v "$repo/scenarios:/scenarios:ro" "$image" run "/scenarios/*.yaml" >/dev/null || fail "docker run IMAGE run /scenarios/*.yaml"
   docker rmi "$image" >/dev/null || true
-  echo "docker-smoke: PASS: real image (port from the environment, non-root, writable /data, run for scenarios)"
+  echo "docker-smoke: PASS: real image (port from the environment, non-root, writable /data, its compile cache used, run for scenarios)"
 fi
