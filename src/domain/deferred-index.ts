@@ -21,12 +21,15 @@ export class DeferredIndex<T> {
 
   constructor(private readonly keyOf: (row: T) => string | null | undefined) {}
 
-  /** Files up to `limit` more rows of `rows` (the table's rows by position); true once every row is filed. */
-  step(rows: BTree<number, T>, limit: number): boolean {
+  /**
+   * Files up to `limit` more rows of `rows` (the table's rows by position), stopping early once the clock
+   * (`performance.now()`, read every 32 rows) reaches `until`; true once every row is filed.
+   */
+  step(rows: BTree<number, T>, limit: number, until = Number.POSITIVE_INFINITY): boolean {
     let filed = 0;
     const buckets = this.buckets;
     for (const [position, row] of rows.entries(this.frontier)) {
-      if (filed === limit) {
+      if (filed === limit || (filed % 32 === 0 && filed > 0 && performance.now() >= until)) {
         this.frontier = position;
         return false;
       }

@@ -181,7 +181,8 @@ describe("table indexes", () => {
     }
     deferred.install(contents);
     expect(deferred.indexesPending).toBe(true);
-    const steps = deferred.buildIndexes(97);
+    // 97 rows a step with no time bound, so the steps and the changes between them interleave the same way on any machine.
+    const steps = deferred.buildIndexes(97, Number.POSITIVE_INFINITY);
     let minted = 0;
     for (let step = 0; deferred.indexesPending || step < 200; step++) {
       // The same change to both tables; some are rolled back on the deferred one, as a failed transaction would.
@@ -215,5 +216,27 @@ describe("table indexes", () => {
     expectIndexesMatchScan(deferred, accounts, statuses);
     for (const account of accounts)
       expect(deferred.where("account", account)).toEqual(inserted.where("account", account));
+  });
+
+  it("left for after a restart, files them in steps that end at their time bound, and finishes them whole", () => {
+    const definition = { name: "rows", id: (r: Row) => r.sid, indexes: keysOf };
+    const accounts = ["AC1", "AC2"];
+    const statuses = ["queued", "completed", "busy"];
+    const filedIn = (stepMs: number) => {
+      const table = new Table<Row>(definition, () => {});
+      const contents = table.contents("deferred");
+      for (let n = 0; n < 200; n++)
+        contents.add({ sid: `r${n}`, account: accounts[n % 2]!, status: statuses[n % 3]! });
+      table.install(contents);
+      let steps = 0;
+      for (const _step of table.buildIndexes(2_000, stepMs)) steps += 1;
+      expect(table.indexesPending).toBe(false);
+      expectIndexesMatchScan(table, accounts, statuses);
+      return steps;
+    };
+    // Unbounded, each index is one step of all 200 rows; with a bound already passed, a step ends at the first
+    // reading of the clock, after 32 rows: 7 steps an index.
+    expect(filedIn(Number.POSITIVE_INFINITY)).toBe(3);
+    expect(filedIn(-1)).toBe(3 * Math.ceil(200 / 32));
   });
 });

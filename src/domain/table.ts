@@ -212,13 +212,14 @@ export class Table<T> implements StoredTable<T> {
   }
 
   /**
-   * Files the deferred indexes, `rowsPerStep` rows per step, yielding between steps; the table may change
-   * between them (and a new install starts over). An index that is needed before then is finished at once.
+   * Files the deferred indexes, up to `rowsPerStep` rows and `stepMs` milliseconds a step, yielding between
+   * steps; the table may change between them (and a new install starts over). An index that is needed before
+   * then is finished at once.
    */
-  *buildIndexes(rowsPerStep = 2_000): Generator<void> {
+  *buildIndexes(rowsPerStep = 2_000, stepMs = 2): Generator<void> {
     while (this.deferred.size > 0) {
       const [name, index] = this.deferred.entries().next().value!;
-      if (index.step(this.byPosition, rowsPerStep)) this.settle(name, index);
+      if (index.step(this.byPosition, rowsPerStep, performance.now() + stepMs)) this.settle(name, index);
       yield;
     }
   }
