@@ -51,14 +51,21 @@ VOLUME ["/data"]
 USER node
 # V8's code cache for `serve`, made by one start of the server while the image is built (stopped once the cache
 # is written): a container's start is always a first start, and without it compiles the whole program again
-# (~70 ms more to the first answer; docs/configuration.md, "Start-up and the compile cache"). The folder is the
-# node user's own; the start runs with the image's NODE_OPTIONS, which the cache is made for.
+# (docs/configuration.md, "Start-up and the compile cache"). The folder is the node user's own; the start runs
+# with the image's NODE_OPTIONS, which the cache is made for, and prints no admin token. A start that writes
+# no cache fails the build.
 ENV VOICE_SANDBOX_COMPILE_CACHE=/home/node/.cache/voice-sandbox
-RUN VOICE_SANDBOX_PORT_FILE=/tmp/cache-start.port node dist/server/cli.cjs serve --host 127.0.0.1 --port 0 --log-level warn & \
+RUN VOICE_SANDBOX_GENERATE_ADMIN_TOKEN=0 VOICE_SANDBOX_PORT_FILE=/tmp/cache-start.port \
+    node dist/server/cli.cjs serve --host 127.0.0.1 --port 0 --log-level warn & \
     pid=$!; \
-    for i in $(seq 1 300); do ls "$VOICE_SANDBOX_COMPILE_CACHE"/cli-program-serve-*.cache >/dev/null 2>&1 && break; sleep 0.1; done; \
-    kill "$pid"; wait "$pid" || true; rm -f /tmp/cache-start.port; \
-    ls "$VOICE_SANDBOX_COMPILE_CACHE"/cli-program-serve-*.cache
+    for i in $(seq 1 300); do \
+      ls "$VOICE_SANDBOX_COMPILE_CACHE"/cli-program-serve-*.cache >/dev/null 2>&1 && break; \
+      kill -0 "$pid" 2>/dev/null || break; \
+      sleep 0.1; \
+    done; \
+    kill "$pid" 2>/dev/null; wait "$pid" || true; rm -f /tmp/cache-start.port; \
+    ls "$VOICE_SANDBOX_COMPILE_CACHE"/cli-program-serve-*.cache >/dev/null 2>&1 || \
+      { echo "voice-sandbox: the start made no compile cache in $VOICE_SANDBOX_COMPILE_CACHE" >&2; exit 1; }
 EXPOSE 4010
 # Probes the port the server bound (VOICE_SANDBOX_PORT_FILE), whether set by -e VOICE_SANDBOX_PORT or --port.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 \

@@ -153,11 +153,15 @@ stop_server() {
   [[ "$status" -eq 0 ]] || fail "server exited with status $status after SIGTERM"
 }
 
-# The runtime stage's last RUN, as the image's user with its ENV: one start of the server leaves V8's code
-# cache for `serve` in the image.
+# The runtime stage's last RUN, as the image's user with its ENV (its port file in the work folder, not the
+# machine's /tmp): one start of the server leaves V8's code cache for `serve` in the image.
 step "runtime stage: a start for the compile cache" "$work/runtime" \
-  "${as_user[@]}" env "${image_env[@]}" VOICE_SANDBOX_COMPILE_CACHE="$work/cache" sh -c "$cache_start"
+  "${as_user[@]}" env "${image_env[@]}" VOICE_SANDBOX_COMPILE_CACHE="$work/cache" \
+  sh -c "${cache_start//\/tmp\/cache-start.port/$work/port/cache-start.port}"
 compgen -G "$work/cache/cli-program-serve-*.cache" >/dev/null || fail "the start for the compile cache left no cache"
+# An image's layers keep file times to the second: the files a container runs have lost what the build gave
+# them past the second, and the cache must still be found.
+find "$work/runtime/dist" -type f -exec sh -c 'for f; do touch -d "@$(stat -c %Y "$f")" "$f"; done' sh {} +
 # Each cache file's name (the program, Node and its flags), inode, time and size: a start that could not use the
 # image's cache writes one, under another name for other flags or over it when V8 refused it.
 cache_identity() { stat -c '%n %i %Y %s' "$work/cache"/cli-program-serve-*.cache; }
@@ -195,6 +199,16 @@ stop_server
 
 # The container's start ran from the image's code cache: V8 took it, so it was not written again.
 [[ "$(cache_identity)" == "$baked" ]] || fail "the container's start did not use the image's compile cache (it wrote a new one)"
+# And the cache was on for it: the same start with other Node flags, which the image's cache is not made for,
+# writes one of its own beside it.
+control="$(free_port)"
+container_args=("${default_cmd[@]}")
+container NODE_OPTIONS=--max-semi-space-size=16 VOICE_SANDBOX_PORT="$control" >"$work/control.log" 2>&1 &
+server_pid=$!
+wait_healthy VOICE_SANDBOX_PORT="$control" || { cat "$work/control.log"; fail "the start with other Node flags did not come up"; }
+stop_server
+[[ "$(compgen -G "$work/cache/cli-program-serve-*.cache" | wc -l)" -eq 2 ]] ||
+  fail "a start with other Node flags wrote no compile cache of its own: the cache is off in the container"
 
 # 2. `docker run -e VOICE_SANDBOX_PORT=<port> IMAGE serve --port <other>`: the flag wins over the environment,
 #    and the HEALTHCHECK follows the port actually bound.

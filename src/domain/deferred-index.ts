@@ -29,7 +29,10 @@ export class DeferredIndex<T> {
     let filed = 0;
     const buckets = this.buckets;
     for (const [position, row] of rows.entries(this.frontier)) {
-      if (filed === limit || (filed % 32 === 0 && filed > 0 && performance.now() >= until)) {
+      if (
+        filed === limit ||
+        (filed % 32 === 0 && filed > 0 && until !== Number.POSITIVE_INFINITY && performance.now() >= until)
+      ) {
         this.frontier = position;
         return false;
       }

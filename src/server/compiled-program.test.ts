@@ -197,15 +197,36 @@ describe("runCompiledProgram", () => {
     );
   });
 
-  it("keeps starting when the cache folder cannot be written", () => {
+  it("runs without a cache, and keeps starting, when the cache folder cannot be looked at", () => {
+    // A path through a file stands for any folder this user cannot look at (another user's, behind a folder
+    // closed to it): not a missing folder to make, so no cache is made for it either.
     const blocked = join(work, "a-file");
     writeFileSync(blocked, "");
     const run = runCompiledProgram(
       writeProgram("start", "p.cjs", "e".repeat(64), program),
       options(join(blocked, "cache")),
     );
-    expect(run.state).toBe("missing");
+    expect(run.state).toBe("off");
+    expect(greet(run.exports, "you")).toBe("hello you");
     expect(() => run.save()).not.toThrow();
+  });
+
+  it("finds its cache when the program file's time comes back cut to the second, as an image's layers keep it", () => {
+    const cacheDir = join(work, "cache");
+    const built = new Date("2026-11-27T15:00:00.750Z");
+    const first = writeProgram("start", "cli-program.cjs", "d".repeat(64), program);
+    utimesSync(first, built, built);
+    runCompiledProgram(first, options(cacheDir)).save();
+    // The same file in a container: its time without the fraction of a second.
+    const inImage = writeProgram("image", "cli-program.cjs", "d".repeat(64), program);
+    const cut = new Date("2026-11-27T15:00:00.000Z");
+    utimesSync(inImage, cut, cut);
+    expect(runCompiledProgram(inImage, options(cacheDir)).state).toBe("used");
+    // A second later is another file as far as the cache knows.
+    const later = new Date("2026-11-27T15:00:01.000Z");
+    const edited = writeProgram("edited", "cli-program.cjs", "d".repeat(64), program);
+    utimesSync(edited, later, later);
+    expect(runCompiledProgram(edited, options(cacheDir)).state).toBe("missing");
   });
 
   it("keeps the program's newest eight cache files, deletes its stale temporary files, and leaves others' alone", () => {

@@ -92,8 +92,10 @@ function privateFolder(dir: string): "yes" | "no" | "absent" {
   try {
     const stats = lstatSync(dir);
     return stats.isDirectory() && isPrivate(stats) ? "yes" : "no";
-  } catch {
-    return "absent";
+  } catch (error) {
+    // Only a folder that does not exist yet is made; one this user cannot even look at (another user's,
+    // behind a folder closed to us) is not ours, and making a cache for it would only cost the start.
+    return (error as NodeJS.ErrnoException).code === "ENOENT" ? "absent" : "no";
   }
 }
 
@@ -104,7 +106,10 @@ function privateFolder(dir: string): "yes" | "no" | "absent" {
  */
 function cacheFileName(file: string, programHash: string, purpose: string): string {
   const { size, mtimeMs } = statSync(file);
-  const key = [programHash, size, mtimeMs, process.execArgv.join(" "), process.env.NODE_OPTIONS ?? ""];
+  // The file's time in whole seconds: a container image's layers keep times to the second, so a cache made
+  // while the image was built would otherwise never match the file a container runs.
+  const modified = Math.floor(mtimeMs / 1000);
+  const key = [programHash, size, modified, process.execArgv.join(" "), process.env.NODE_OPTIONS ?? ""];
   const keyHash = createHash("sha256").update(key.join("\n")).digest("hex").slice(0, 16);
   const command = /^[a-z][a-z-]{0,31}$/.test(purpose) ? purpose : "other";
   return `${programName(file)}-${command}-node${process.version.slice(1)}-${process.arch}-${keyHash}.cache`;
