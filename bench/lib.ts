@@ -15,6 +15,10 @@ export const authorization = `Basic ${Buffer.from(`${accountSid}:${authToken}`).
 export const listPath = `/2010-04-01/Accounts/${accountSid}/IncomingPhoneNumbers.json`;
 export const itemPath = (sid: string) =>
   `/2010-04-01/Accounts/${accountSid}/IncomingPhoneNumbers/${sid}.json`;
+/** The form POST the sustained POST benchmark and the message floor send: one SMS from a number of the account's. */
+export const messagesPath = `/2010-04-01/Accounts/${accountSid}/Messages.json`;
+export const messageForm = "To=%2B15558675310&From=%2B14155550100&Body=Sustained+load";
+export const formContentType = "application/x-www-form-urlencoded";
 
 /** The sid of the first number the default fixtures assign to the account, from a list response body. */
 export function firstSid(listBody: string): string {

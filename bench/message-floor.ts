@@ -3,7 +3,16 @@
 // engine's own event recorder. No HTTP, no validation, no scheduler. Run in a process of its own (with the Node
 // flags `npm start` uses, and --expose-gc) by the sustained POST benchmark, which sets it against the time its
 // target leaves a request.
-import { accountSid, authorization, distUrl, envNumber, median } from "./lib.js";
+import {
+  accountSid,
+  authorization,
+  distUrl,
+  envNumber,
+  formContentType,
+  median,
+  messageForm,
+  messagesPath,
+} from "./lib.js";
 import { request } from "./scale-fill.js";
 
 /** Microseconds per message, the median of the rounds. */
@@ -31,6 +40,13 @@ type Message = ReturnType<ReturnType<typeof createSandboxCore>["store"]["message
 
 const messages = Math.round(envNumber("BENCH_FLOOR_MESSAGES", 100_000));
 const rounds = 3;
+/** The sustained POST benchmark's own request, as the core takes it. */
+const messagePost = request(
+  "POST",
+  messagesPath,
+  { authorization, "content-type": formContentType },
+  messageForm,
+);
 /**
  * How many messages come between a message's steps: the server at ~6,000 a second (this machine's sustained
  * POST rate) sends one 500 ms and delivers it 2.5 s after it is made (message-lifecycle.ts).
@@ -42,14 +58,7 @@ const deliveredLag = 15_000;
 async function round(withEvents: boolean): Promise<number> {
   // A fresh sandbox a round, so each starts from the same state (the default event retention, 100,000).
   const sandbox = createSandboxCore({ clock: "virtual" });
-  const created = await sandbox.handle(
-    request(
-      "POST",
-      `/2010-04-01/Accounts/${accountSid}/Messages.json`,
-      { authorization, "content-type": "application/x-www-form-urlencoded" },
-      "To=%2B15558675310&From=%2B14155550100&Body=Sustained+load",
-    ),
-  );
+  const created = await sandbox.handle(messagePost);
   if (created.status !== 201) throw new Error(`POST Messages.json answered ${created.status}`);
   const template = sandbox.store.messages.all().at(-1)!;
   const ctx = sandbox.engine;
@@ -116,17 +125,11 @@ async function round(withEvents: boolean): Promise<number> {
  */
 async function roundThroughCore(): Promise<number> {
   const sandbox = createSandboxCore({ clock: "virtual" });
-  const post = request(
-    "POST",
-    `/2010-04-01/Accounts/${accountSid}/Messages.json`,
-    { authorization, "content-type": "application/x-www-form-urlencoded" },
-    "To=%2B15558675310&From=%2B14155550100&Body=Sustained+load",
-  );
   const batch = 1_000;
   const started = performance.now();
   for (let sent = 0; sent < messages; sent += batch) {
     for (let i = 0; i < batch; i++) {
-      const answer = await sandbox.handle(post);
+      const answer = await sandbox.handle(messagePost);
       if (answer.status !== 201) throw new Error(`POST Messages.json answered ${answer.status}`);
     }
     await sandbox.clock.advance(160);

@@ -2,10 +2,12 @@
 import type { ChildProcess } from "node:child_process";
 import { request as httpRequest } from "node:http";
 import {
-  accountSid,
   authorization,
   envNumber,
   fmt,
+  formContentType,
+  messageForm,
+  messagesPath,
   runInChild,
   startScriptNodeFlags,
   verdict,
@@ -14,9 +16,9 @@ import type { FloorResult } from "./message-floor.js";
 import { autocannon, exited, type Recorded, startBareServer, startSandboxServer } from "./server-vs-bare.js";
 
 const target = 0.4;
-const path = `/2010-04-01/Accounts/${accountSid}/Messages.json`;
-const form = "To=%2B15558675310&From=%2B14155550100&Body=Sustained+load";
-const contentType = "application/x-www-form-urlencoded";
+const path = messagesPath;
+const form = messageForm;
+const contentType = formContentType;
 
 /** One way of running the server, and how it held up over the run. */
 export interface SustainedRun {
