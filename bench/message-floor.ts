@@ -34,8 +34,8 @@ export interface FloorResult {
 
 const { createSandboxCore } = (await import(distUrl("sandbox.js"))) as typeof import("../src/sandbox.js");
 const { recordEvent } = (await import(
-  distUrl("engine/events.js")
-)) as typeof import("../src/engine/events.js");
+  distUrl("engine/context/events.js")
+)) as typeof import("../src/engine/context/events.js");
 type Message = ReturnType<ReturnType<typeof createSandboxCore>["store"]["messages"]["all"]>[number];
 
 const messages = Math.round(envNumber("BENCH_FLOOR_MESSAGES", 100_000));

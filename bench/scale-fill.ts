@@ -2,8 +2,8 @@
 import { accountSid, authorization, distUrl } from "./lib.js";
 
 const { recordEvent } = (await import(
-  distUrl("engine/events.js")
-)) as typeof import("../src/engine/events.js");
+  distUrl("engine/context/events.js")
+)) as typeof import("../src/engine/context/events.js");
 type Sandbox = ReturnType<typeof import("../src/sandbox.js").createSandboxCore>;
 
 const account = { authorization };

@@ -39,7 +39,7 @@ const lengthOf = (text: string) => Math.max(1000, text.split(/\s+/).length * 400
 
 export async function benchSpeech(): Promise<SpeechBenchResult> {
   const speech = (await import(distUrl("engine/speech/speech-audio.js"))) as SpeechModule;
-  const audio = (await import(distUrl("engine/recording-audio.js"))) as AudioModule;
+  const audio = (await import(distUrl("engine/recordings/recording-audio.js"))) as AudioModule;
   let at = performance.now();
   const loaded = await speech.loadSpeech();
   const loadMs = performance.now() - at;

@@ -72,8 +72,8 @@ export { type FailOnUnhandled, failOnUnhandled } from "./adapters/msw-listen-opt
 export { createNodeListener } from "./adapters/node.js";
 export type { AccountScope } from "./domain/api-key.js";
 export { accountScopes } from "./domain/api-key.js";
-export { type Clock, createRealClock, createVirtualClock } from "./engine/clock.js";
-export { parseDuration } from "./engine/duration.js";
+export { type Clock, createRealClock, createVirtualClock } from "./engine/time/clock.js";
+export { parseDuration } from "./engine/time/duration.js";
 export { FixtureError } from "./fixtures/load.js";
 export type { FixtureInput } from "./fixtures/schema.js";
 export type { Handle } from "./http/handle.js";

@@ -14,7 +14,7 @@ export const accountSchema = z
     default_tts_voice: z.string(),
     metadata,
     auth_token: z.string().min(1),
-    // Twilio's test credentials (see engine/test-credentials.ts); snapshots from before they existed lack them.
+    // Twilio's test credentials (see engine/test-credentials/test-credentials.ts); snapshots from before they existed lack them.
     test_account_sid: sid("AC").optional(),
     test_auth_token: z.string().min(1).optional(),
     /** Twilio subaccounts: the parent whose master credentials also act on this account (null: a main account). */

@@ -10,7 +10,7 @@ export type Principal =
   | { kind: "anonymous" }
   | { kind: "invalid"; reason: string }
   | { kind: "account"; accountSid: string }
-  /** Twilio test credentials: acts on the path `testAccountSid` and changes nothing (engine/test-credentials.ts). */
+  /** Twilio test credentials: acts on the path `testAccountSid` and changes nothing (engine/test-credentials/test-credentials.ts). */
   | { kind: "account-test"; accountSid: string; testAccountSid: string }
   | { kind: "api-key"; accountSid: string; keySid: string; scopes: readonly AccountScope[] }
   | { kind: "carrier" }

@@ -1,6 +1,6 @@
 // Around the core: applies injected HTTP faults to API requests and records every request in the journal.
 import { errors } from "../domain/errors.js";
-import { startStopwatch, waitRealTime } from "../engine/clock.js";
+import { startStopwatch, waitRealTime } from "../engine/time/clock.js";
 import type { Principal } from "./auth.js";
 import { errorCodeOf, excerptOf } from "./journal-excerpt.js";
 import { renderError } from "./render-error.js";

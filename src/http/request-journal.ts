@@ -1,6 +1,6 @@
 // The request journal: the latest API requests (method, path, status, latency, account, fault) in a bounded ring.
 import { NewestRing } from "../domain/newest-ring.js";
-import { globToRegExp } from "../engine/faults.js";
+import { globToRegExp } from "../engine/context/faults.js";
 import type { Surface } from "./types.js";
 
 export interface JournalEntry {

@@ -1,8 +1,8 @@
 // What route handlers may reach: the state, the call engine, the settings, and the admin API's sandbox-wide operations.
 
 import type { StoreLoader } from "../domain/store-stream.js";
-import type { CallEngine } from "../engine/call-engine.js";
-import type { EngineContext } from "../engine/context.js";
+import type { CallEngine } from "../engine/calls/call-engine.js";
+import type { EngineContext } from "../engine/context/context.js";
 import type { WebhookDispatcher } from "../webhooks/dispatcher.js";
 import type { HealthBoard } from "./admin-api/health-board.js";
 import type { StateCapture, StateHeader } from "./admin-api/state-stream.js";

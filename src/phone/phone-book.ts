@@ -1,5 +1,5 @@
 // The phones of one sandbox: a phone per number, inbound callers, and one verify() for everything unexpected.
-import type { PartyBehaviourInput } from "../engine/party-behaviour.js";
+import type { PartyBehaviourInput } from "../engine/calls/party-behaviour.js";
 import { Phone, type PhoneOptions } from "./phone.js";
 import type { PhoneCall } from "./phone-call.js";
 import { createSandboxSurface } from "./sandbox-surface.js";

@@ -1,5 +1,5 @@
 // A simulated phone for one number: expects calls and texts to it, places calls and texts from it, and notices the unexpected.
-import type { PartyKind } from "../engine/party-behaviour.js";
+import type { PartyKind } from "../engine/calls/party-behaviour.js";
 import { StepChain } from "./chain.js";
 import { PhoneExpectationError } from "./expectation-error.js";
 import { matchesText, PhoneCall, type Pickup, type TextPattern, type WaitOptions } from "./phone-call.js";

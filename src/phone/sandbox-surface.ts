@@ -1,5 +1,5 @@
 // What the phone API asks of a sandbox, through its public surfaces: the clock, parties, calls, messages, timelines.
-import type { PartyBehaviourInput } from "../engine/party-behaviour.js";
+import type { PartyBehaviourInput } from "../engine/calls/party-behaviour.js";
 import type { CallView, TimelineView } from "./timeline.js";
 import type { PhoneTransport } from "./transport.js";
 

@@ -1,5 +1,5 @@
 // Media streams and ConversationRelay sessions of a call, read from its timeline as plain records for expectations.
-import type { TimelineEntry } from "../engine/call-runtime.js";
+import type { TimelineEntry } from "../engine/calls/call-runtime.js";
 
 type Row = Record<string, unknown>;
 

@@ -1,8 +1,8 @@
 // What playing a scenario uses of a sandbox (a SandboxCore has all of it): scenarios depend on this, not on sandbox.ts.
 import type { Store } from "../domain/store.js";
-import type { CallEngine } from "../engine/call-engine.js";
-import type { FaultRegistry } from "../engine/faults.js";
-import type { SwitchableClock } from "../engine/switchable-clock.js";
+import type { CallEngine } from "../engine/calls/call-engine.js";
+import type { FaultRegistry } from "../engine/context/fault-types.js";
+import type { SwitchableClock } from "../engine/time/switchable-clock.js";
 import type { Handle } from "../http/handle.js";
 import type { SandboxSettings } from "../http/services.js";
 import type { WebhookDispatcher } from "../webhooks/dispatcher.js";

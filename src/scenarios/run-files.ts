@@ -1,7 +1,7 @@
 // Plays scenario files (paths or globs) one after the other, each in a fresh sandbox, and sums up the run.
 import { isAbsolute } from "node:path";
 import { glob, isDynamicPattern } from "tinyglobby";
-import { startStopwatch } from "../engine/clock.js";
+import { startStopwatch } from "../engine/time/clock.js";
 import { createSandboxCore, type SandboxOptions } from "../sandbox.js";
 import { type LoadedScenario, loadScenarioFile, ScenarioLoadError } from "./load.js";
 import type { RunSummary, ScenarioResult } from "./result.js";

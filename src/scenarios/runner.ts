@@ -2,7 +2,7 @@
 import { existsSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { isTerminalCallStatus } from "../domain/call.js";
-import { startStopwatch } from "../engine/clock.js";
+import { startStopwatch } from "../engine/time/clock.js";
 import { defaultFixturesPath } from "../package-files.js";
 import { type ApiClient, createApiClient, must, StepRefused } from "./api-client.js";
 import { resolveApps } from "./apps.js";

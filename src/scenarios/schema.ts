@@ -6,8 +6,8 @@ import { eventSchema } from "../domain/event.js";
 import { messageSchema } from "../domain/message.js";
 import { recordingSchema, recordingSources } from "../domain/recording.js";
 import { transcriptionSchema } from "../domain/transcription.js";
-import { durationField } from "../engine/duration.js";
-import { listeningVerbs, partyBehaviourSchema } from "../engine/party-behaviour.js";
+import { listeningVerbs, partyBehaviourSchema } from "../engine/calls/party-behaviour.js";
+import { durationField } from "../engine/time/duration.js";
 
 export const e164Field = z
   .string({ error: 'must be an E.164 number in quotes, e.g. "+14155550100" (unquoted, YAML reads a number)' })

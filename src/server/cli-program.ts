@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { Command, InvalidArgumentError, Option } from "commander";
 import { type Logger, pino } from "pino";
-import { parseDuration } from "../engine/duration.js";
+import { parseDuration } from "../engine/time/duration.js";
 import { FixtureError } from "../fixtures/load.js";
 import { importPackage } from "../import-package.js";
 import { defaultFixturesPath, version } from "../sandbox.js";

@@ -3,7 +3,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { isSandboxPath } from "../adapters/express.js";
 import { createNodeListener } from "../adapters/node.js";
-import { startStopwatch, waitRealTime } from "../engine/clock.js";
+import { startStopwatch, waitRealTime } from "../engine/time/clock.js";
 import type { Handle } from "../http/handle.js";
 import { inspectorPath } from "../inspector/paths.js";
 import { createSandboxCore, type SandboxCore, type SandboxOptions } from "../sandbox.js";

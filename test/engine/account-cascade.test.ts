@@ -1,14 +1,14 @@
 // Deleting an account leaves nothing of it in any table: the cascade follows the ownership each table declares.
 import { describe, expect, it } from "vitest";
 import { tableDefinitions } from "../../src/domain/store.js";
-import { deleteAccount } from "../../src/engine/accounts.js";
-import { createAgentExtension } from "../../src/engine/agent-extensions.js";
-import { createApplication } from "../../src/engine/applications.js";
-import { sendMessage } from "../../src/engine/messages.js";
-import { requestValidation } from "../../src/engine/outgoing-caller-ids.js";
-import { createRingGroup } from "../../src/engine/ring-groups.js";
-import { createSipTrunk } from "../../src/engine/sip-trunks.js";
-import { createSubaccount } from "../../src/engine/subaccounts.js";
+import { deleteAccount } from "../../src/engine/accounts/accounts.js";
+import { createAgentExtension } from "../../src/engine/accounts/agent-extensions.js";
+import { createApplication } from "../../src/engine/accounts/applications.js";
+import { requestValidation } from "../../src/engine/accounts/outgoing-caller-ids.js";
+import { createRingGroup } from "../../src/engine/accounts/ring-groups.js";
+import { createSipTrunk } from "../../src/engine/accounts/sip-trunks.js";
+import { createSubaccount } from "../../src/engine/accounts/subaccounts.js";
+import { sendMessage } from "../../src/engine/messaging/messages.js";
 import { createSandbox } from "../../src/index.js";
 import { fixtures } from "../support/fixtures.js";
 

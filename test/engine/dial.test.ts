@@ -1,8 +1,8 @@
 // Dial: child legs with outbound-dial direction, the action's DialCallStatus, agent extensions, ring groups, recordings.
 import twilio from "twilio";
 import { describe, expect, it } from "vitest";
-import { createAgentExtension } from "../../src/engine/agent-extensions.js";
-import { createRingGroup } from "../../src/engine/ring-groups.js";
+import { createAgentExtension } from "../../src/engine/accounts/agent-extensions.js";
+import { createRingGroup } from "../../src/engine/accounts/ring-groups.js";
 import { fixtures } from "../support/fixtures.js";
 import { useEngine } from "./harness.js";
 

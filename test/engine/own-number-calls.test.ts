@@ -1,6 +1,6 @@
 // Dialling the sandbox's own incoming numbers: a real inbound call on that number, its markup run, bridged with the dialler.
 import { describe, expect, it } from "vitest";
-import { maxOwnNumberHops } from "../../src/engine/own-number-calls.js";
+import { maxOwnNumberHops } from "../../src/engine/calls/own-number-calls.js";
 import { fixtures } from "../support/fixtures.js";
 import { twiml, useEngine } from "./harness.js";
 

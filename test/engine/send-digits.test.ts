@@ -1,7 +1,7 @@
 // sendDigits on <Number> and SendDigits on POST /Calls: DTMF played to the called party once it answers.
 import twilio from "twilio";
 import { describe, expect, it } from "vitest";
-import { digitSchedule } from "../../src/engine/send-digits.js";
+import { digitSchedule } from "../../src/engine/calls/send-digits.js";
 import { fixtures } from "../support/fixtures.js";
 import { useEngine } from "./harness.js";
 

@@ -1,6 +1,6 @@
 // Account API view of agent extensions through both doors: list, fetch, and agents setting their status.
 import { describe, expect, it } from "vitest";
-import { createAgentExtension } from "../../src/engine/agent-extensions.js";
+import { createAgentExtension } from "../../src/engine/accounts/agent-extensions.js";
 import { doorNames, useDoor } from "../support/doors.js";
 import { acmeAuth, fixtures } from "../support/fixtures.js";
 

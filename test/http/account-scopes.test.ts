@@ -1,7 +1,7 @@
 // The scope matrix: every account API route, allowed with a key holding only its scope and refused (403) with all the others.
 import { describe, expect, it } from "vitest";
 import { type AccountScope, accountScopes } from "../../src/domain/api-key.js";
-import { createAgentExtension } from "../../src/engine/agent-extensions.js";
+import { createAgentExtension } from "../../src/engine/accounts/agent-extensions.js";
 import type { Sandbox } from "../../src/index.js";
 import {
   insertCall,

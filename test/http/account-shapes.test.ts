@@ -1,7 +1,7 @@
 // Every account API response against our zod schemas (no missing or extra keys), and our schemas against Twilio's.
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createAgentExtension } from "../../src/engine/agent-extensions.js";
+import { createAgentExtension } from "../../src/engine/accounts/agent-extensions.js";
 import { agentExtensionResource } from "../../src/http/account-api/agent-extensions.js";
 import {
   availableCountryResource,

@@ -1,8 +1,8 @@
 // Accounts through both doors with the twilio client: fetch, update, list, subaccounts, Balance and Usage Records.
 import twilio from "twilio";
 import { describe, expect, it } from "vitest";
-import { billCall } from "../../src/engine/billing.js";
-import { topUp } from "../../src/engine/ledger.js";
+import { billCall } from "../../src/engine/billing/billing.js";
+import { topUp } from "../../src/engine/billing/ledger.js";
 import { accountResource } from "../../src/http/account-api/accounts.js";
 import { balanceResource, usageRecordResource } from "../../src/http/account-api/usage-records.js";
 import { insertCall } from "../support/account-records.js";

@@ -1,8 +1,8 @@
 // Deleting a carrier account removes its numbers, credentials and call history (spec), in one change, through both doors.
 import { describe, expect, it } from "vitest";
-import { createCallRecord } from "../../src/engine/calls.js";
-import { sendMessage } from "../../src/engine/messages.js";
-import { recordTtsEvent } from "../../src/engine/tts-events.js";
+import { recordTtsEvent } from "../../src/engine/billing/tts-events.js";
+import { createCallRecord } from "../../src/engine/calls/calls.js";
+import { sendMessage } from "../../src/engine/messaging/messages.js";
 import { document } from "../support/carrier.js";
 import { doorNames, useDoor } from "../support/doors.js";
 import { carrierAuth, fixtures } from "../support/fixtures.js";

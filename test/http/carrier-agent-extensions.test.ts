@@ -1,6 +1,6 @@
 // Carrier agent extensions and ring groups through both doors: numbering, status, membership, deletion, refusals.
 import { describe, expect, it } from "vitest";
-import { findExtension } from "../../src/engine/agent-extensions.js";
+import { findExtension } from "../../src/engine/accounts/agent-extensions.js";
 import { document, expectRefused } from "../support/carrier.js";
 import { doorNames, useDoor } from "../support/doors.js";
 import { acmeAuth, carrierAuth, fixtures } from "../support/fixtures.js";

@@ -1,6 +1,6 @@
 // Carrier SIP trunks (with test calls) and rates through both doors: CRUD, filters, secrets, routing checks, refusals.
 import { describe, expect, it } from "vitest";
-import { findRate } from "../../src/engine/rates.js";
+import { findRate } from "../../src/engine/billing/rates.js";
 import { document, expectRefused } from "../support/carrier.js";
 import { doorNames, useDoor } from "../support/doors.js";
 import { carrierAuth, fixtures } from "../support/fixtures.js";

@@ -1,8 +1,8 @@
 // Carrier phone calls, messages, TTS events and events through both doors: filters, paging, corrections, refusals.
 import { describe, expect, it } from "vitest";
-import { createCallRecord } from "../../src/engine/calls.js";
-import { sendMessage } from "../../src/engine/messages.js";
-import { recordTtsEvent } from "../../src/engine/tts-events.js";
+import { recordTtsEvent } from "../../src/engine/billing/tts-events.js";
+import { createCallRecord } from "../../src/engine/calls/calls.js";
+import { sendMessage } from "../../src/engine/messaging/messages.js";
 import { document, expectRefused } from "../support/carrier.js";
 import { doorNames, useDoor } from "../support/doors.js";
 import { acmeAuth, carrierAuth, fixtures } from "../support/fixtures.js";

@@ -4,7 +4,6 @@ import { Ajv } from "ajv";
 import draft6 from "ajv/dist/refs/json-schema-draft-06.json" with { type: "json" };
 import addFormats from "ajv-formats";
 import { expect } from "vitest";
-import type { CallResult } from "./doors.js";
 
 const require = createRequire(import.meta.url);
 const packagedSchema = require("jsonapi-validator/lib/schema.json") as {
@@ -44,7 +43,14 @@ export function jsonApiProblems(document: unknown): string[] {
  * Asserts that a carrier response is a JSON:API document: the media type, and the body against the
  * official schema. Returns the response so a test can go on reading it.
  */
-export function expectJsonApi<T extends Pick<CallResult, "status" | "headers" | "json" | "text">>(
+/** What a door answers that this check reads (a door's CallResult, or a tool's response). */
+interface Answer {
+  headers: Headers;
+  text: string;
+  json: unknown;
+}
+
+export function expectJsonApi<T extends Answer>(
   response: T,
 ): T {
   expect(response.headers.get("content-type")).toBe("application/vnd.api+json");

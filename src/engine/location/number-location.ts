@@ -1,6 +1,6 @@
 // Where a phone number is, as Twilio reports it on webhooks: City, State, Zip and Country, empty when unknown.
 import type { Store } from "../../domain/store.js";
-import { countryOf } from "../phone-numbers.js";
+import { countryOf } from "./calling-codes.js";
 import { nanpAreaCodes } from "./nanp-area-codes.js";
 
 export interface NumberLocation {

@@ -2,7 +2,7 @@
 import { createRequire } from "node:module";
 import type WebSocketClass from "ws";
 import { computeSignature, twilioSignatureHeader } from "../../webhooks/sign.js";
-import { eventClass, type Scheduler } from "../scheduler.js";
+import { eventClass, type Scheduler } from "../time/scheduler.js";
 
 const requireHere = createRequire(import.meta.url);
 let loadedWs: typeof WebSocketClass | undefined;

@@ -2,8 +2,8 @@
 import type { HeardEntry, RelayControl, RelayInputs, RelayResult, RelaySpec } from "../../markup/effects.js";
 import { speechLengthMs } from "../../markup/speech-length.js";
 import { digitLengthMs, playLengthMs } from "../../markup/verbs/play.js";
-import type { ClockMode } from "../clock.js";
-import { type EventHandle, eventClass, type Scheduler } from "../scheduler.js";
+import type { ClockMode } from "../time/clock.js";
+import { type EventHandle, eventClass, type Scheduler } from "../time/scheduler.js";
 import { quietAgentMs } from "./agent-turns.js";
 import { type AppSocket, openAppSocket } from "./app-socket.js";
 import { type RelayAppMessage, readRelayMessage, relayMessages, type SetupInfo } from "./relay-protocol.js";

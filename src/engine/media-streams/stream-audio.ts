@@ -1,7 +1,7 @@
 // The audio a stream carries, 20 ms at a time: the words being spoken (synthesized), a tone for other sounds, or silence.
 import alawmulaw from "alawmulaw";
-import type { Utterance } from "../call-runtime.js";
 import { type SpeechVoice, speechRate, speechSamples } from "../speech/speech-audio.js";
+import type { Utterance } from "../speech/utterance.js";
 import { frameBytes } from "./stream-protocol.js";
 
 /** A quiet tone (as recordings' placeholder) for what the sandbox plays that has no words: <Play>, digits, beeps. */

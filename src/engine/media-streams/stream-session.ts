@@ -1,8 +1,8 @@
 // One media stream: a real WebSocket client to the app's URL, paced on the sandbox clock, never awaited on the real clock.
 import type { StreamControl, StreamSpec } from "../../markup/effects.js";
-import type { ClockMode } from "../clock.js";
-import { type EventHandle, eventClass, type Scheduler } from "../scheduler.js";
 import { loadSpeech } from "../speech/speech-audio.js";
+import type { ClockMode } from "../time/clock.js";
+import { type EventHandle, eventClass, type Scheduler } from "../time/scheduler.js";
 import { quietAgentMs } from "./agent-turns.js";
 import { type AppSocket, openAppSocket } from "./app-socket.js";
 import { type AppMessage, frameMs, messages, readAppMessage, trackNames } from "./stream-protocol.js";

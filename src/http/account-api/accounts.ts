@@ -7,7 +7,7 @@ import {
   createSubaccount,
   twilioStatusOf,
   updateTwilioAccount,
-} from "../../engine/subaccounts.js";
+} from "../../engine/accounts/subaccounts.js";
 import type { Principal } from "../auth.js";
 import { rfc2822 } from "../format.js";
 import { twilioJson, twilioRow } from "../respond.js";

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { type AgentExtension, agentStatuses } from "../../domain/carrier-records.js";
 import { ownedBy } from "../../domain/found.js";
-import { updateAgentExtension } from "../../engine/agent-extensions.js";
+import { updateAgentExtension } from "../../engine/accounts/agent-extensions.js";
 import { rfc2822 } from "../format.js";
 import { twilioJson, twilioRow } from "../respond.js";
 import { defineRoute } from "../route.js";

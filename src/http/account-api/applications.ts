@@ -2,8 +2,12 @@
 import { z } from "zod";
 import type { Application, ApplicationHandlers } from "../../domain/application.js";
 import { ownedBy } from "../../domain/found.js";
-import { createApplication, deleteApplication, updateApplication } from "../../engine/applications.js";
-import type { Changes } from "../../engine/record-changes.js";
+import {
+  createApplication,
+  deleteApplication,
+  updateApplication,
+} from "../../engine/accounts/applications.js";
+import type { Changes } from "../../engine/context/record-changes.js";
 import { rfc2822 } from "../format.js";
 import { noContent, twilioJson, twilioRow } from "../respond.js";
 import { defineRoute } from "../route.js";

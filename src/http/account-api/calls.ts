@@ -9,11 +9,11 @@ import {
 } from "../../domain/call.js";
 import { e164Pattern } from "../../domain/fields.js";
 import { formatNumber } from "../../domain/phone-number.js";
-import { applicationCallHandlers } from "../../engine/applications.js";
-import type { NewCall } from "../../engine/calls.js";
-import type { EngineContext } from "../../engine/context.js";
-import { placeCall } from "../../engine/place-call.js";
-import { placeTestCall } from "../../engine/test-credentials.js";
+import { applicationCallHandlers } from "../../engine/accounts/applications.js";
+import type { NewCall } from "../../engine/calls/calls.js";
+import { placeCall } from "../../engine/calls/place-call.js";
+import type { EngineContext } from "../../engine/context/context.js";
+import { placeTestCall } from "../../engine/test-credentials/test-credentials.js";
 import { rfc2822, rfc2822OrNull } from "../format.js";
 import { noContent, twilioJson, twilioRow } from "../respond.js";
 import { defineRoute } from "../route.js";

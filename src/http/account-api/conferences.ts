@@ -11,7 +11,7 @@ import { errors } from "../../domain/errors.js";
 import { ownedBy } from "../../domain/found.js";
 import type { Recording } from "../../domain/recording.js";
 import { recordingSources, recordingStatuses } from "../../domain/recording.js";
-import { placeCall } from "../../engine/place-call.js";
+import { placeCall } from "../../engine/calls/place-call.js";
 import { conferenceMarkup } from "../../markup/conference-markup.js";
 import { rfc2822 } from "../format.js";
 import { noContent, twilioJson, twilioRow } from "../respond.js";

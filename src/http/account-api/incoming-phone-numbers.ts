@@ -2,8 +2,8 @@
 import { z } from "zod";
 import { ownedBy } from "../../domain/found.js";
 import type { NumberHandlers, numberTypes, PhoneNumber } from "../../domain/phone-number.js";
-import { provisionNumber, releaseNumber, updateHandlers } from "../../engine/phone-numbers.js";
-import { buyTestNumber } from "../../engine/test-credentials.js";
+import { provisionNumber, releaseNumber, updateHandlers } from "../../engine/accounts/phone-numbers.js";
+import { buyTestNumber } from "../../engine/test-credentials/test-credentials.js";
 import { rfc2822 } from "../format.js";
 import { noContent, twilioJson, twilioRow } from "../respond.js";
 import { defineRoute } from "../route.js";

@@ -1,7 +1,7 @@
 // Answering machine detection parameters as calls and conference participants take them, with Twilio's ranges and code.
 import { z } from "zod";
 import type { MachineDetectionOptions } from "../../domain/call.js";
-import { defaultMachineDetection } from "../../engine/machine-detection.js";
+import { defaultMachineDetection } from "../../engine/calls/machine-detection.js";
 
 const wholeBetween = (min: number, max: number) =>
   z.coerce

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { errors } from "../../domain/errors.js";
 import { ownedBy } from "../../domain/found.js";
 import type { Message, MessageMedia } from "../../domain/message.js";
-import { deleteMedia } from "../../engine/message-media.js";
+import { deleteMedia } from "../../engine/messaging/message-media.js";
 import { rfc2822 } from "../format.js";
 import { noContent, twilioJson } from "../respond.js";
 import { defineRoute } from "../route.js";

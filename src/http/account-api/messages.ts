@@ -3,8 +3,13 @@ import { z } from "zod";
 import { ownedBy } from "../../domain/found.js";
 import { type Message, messageDirections, messageStatuses } from "../../domain/message.js";
 import { messageRecipient, messageSender } from "../../domain/message-address.js";
-import { type ApiMessage, deleteMessage, submitMessage, updateMessage } from "../../engine/messages.js";
-import { sendTestMessage } from "../../engine/test-credentials.js";
+import {
+  type ApiMessage,
+  deleteMessage,
+  submitMessage,
+  updateMessage,
+} from "../../engine/messaging/messages.js";
+import { sendTestMessage } from "../../engine/test-credentials/test-credentials.js";
 import { rfc2822, rfc2822OrNull } from "../format.js";
 import { noContent, twilioJson, twilioRow } from "../respond.js";
 import { defineRoute } from "../route.js";

@@ -2,7 +2,11 @@
 import { z } from "zod";
 import { ownedBy } from "../../domain/found.js";
 import type { OutgoingCallerId } from "../../domain/outgoing-caller-id.js";
-import { deleteCallerId, renameCallerId, requestValidation } from "../../engine/outgoing-caller-ids.js";
+import {
+  deleteCallerId,
+  renameCallerId,
+  requestValidation,
+} from "../../engine/accounts/outgoing-caller-ids.js";
 import { rfc2822 } from "../format.js";
 import { noContent, twilioJson, twilioRow } from "../respond.js";
 import { defineRoute } from "../route.js";

@@ -3,8 +3,14 @@ import { z } from "zod";
 import { ownedBy } from "../../domain/found.js";
 import { largestQueueMaxSize, type Queue, type QueueMember } from "../../domain/queue.js";
 import type { Store } from "../../domain/store.js";
-import type { EngineContext } from "../../engine/context.js";
-import { averageWait, createQueue, deleteQueue, updateQueue, waitSeconds } from "../../engine/queues.js";
+import type { EngineContext } from "../../engine/context/context.js";
+import {
+  averageWait,
+  createQueue,
+  deleteQueue,
+  updateQueue,
+  waitSeconds,
+} from "../../engine/rooms/queues.js";
 import { rfc2822 } from "../format.js";
 import { noContent, twilioJson } from "../respond.js";
 import { defineRoute } from "../route.js";

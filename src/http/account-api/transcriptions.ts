@@ -3,7 +3,7 @@ import { z } from "zod";
 import { errors } from "../../domain/errors.js";
 import { ownedBy } from "../../domain/found.js";
 import { type Transcription, transcriptionStatuses } from "../../domain/transcription.js";
-import { deleteTranscription } from "../../engine/recording-removal.js";
+import { deleteTranscription } from "../../engine/recordings/recording-removal.js";
 import { rfc2822 } from "../format.js";
 import { noContent, twilioJson, twilioRow } from "../respond.js";
 import { defineRoute } from "../route.js";

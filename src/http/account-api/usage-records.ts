@@ -1,7 +1,7 @@
 // Usage records (all, all time, today, yesterday, this and last month, daily, monthly, yearly) and the Balance, from the ledger.
 import { z } from "zod";
 import { found } from "../../domain/found.js";
-import { balanceOf } from "../../engine/ledger.js";
+import { balanceOf } from "../../engine/billing/ledger.js";
 import {
   dayOf,
   type SplitPeriod,
@@ -10,7 +10,7 @@ import {
   summarizeUsage,
   summaryRange,
   type UsageRecord,
-} from "../../engine/usage-records.js";
+} from "../../engine/billing/usage-records.js";
 import { buildQuery } from "../params.js";
 import { twilioJson } from "../respond.js";
 import { defineRoute } from "../route.js";

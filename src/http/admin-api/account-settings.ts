@@ -2,7 +2,7 @@
 import { z } from "zod";
 import type { Account } from "../../domain/account.js";
 import { e164, sid } from "../../domain/fields.js";
-import { getAccount, updateAccount } from "../../engine/accounts.js";
+import { getAccount, updateAccount } from "../../engine/accounts/accounts.js";
 import { jsonResponse } from "../respond.js";
 import { defineRoute } from "../route.js";
 

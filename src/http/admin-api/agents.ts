@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { agentStatuses } from "../../domain/carrier-records.js";
 import { found } from "../../domain/found.js";
-import { findExtension, updateAgentExtension } from "../../engine/agent-extensions.js";
+import { findExtension, updateAgentExtension } from "../../engine/accounts/agent-extensions.js";
 import { iso8601 } from "../format.js";
 import { jsonResponse } from "../respond.js";
 import { defineRoute } from "../route.js";

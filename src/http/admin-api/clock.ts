@@ -1,9 +1,9 @@
 // Admin: the sandbox clock. Read it, switch it between real and virtual time, advance it, run it until idle.
 import { z } from "zod";
 import { errors } from "../../domain/errors.js";
-import type { Clock } from "../../engine/clock.js";
-import { durationField } from "../../engine/duration.js";
-import type { SwitchableClock } from "../../engine/switchable-clock.js";
+import type { Clock } from "../../engine/time/clock.js";
+import { durationField } from "../../engine/time/duration.js";
+import type { SwitchableClock } from "../../engine/time/switchable-clock.js";
 import { jsonResponse } from "../respond.js";
 import { defineRoute } from "../route.js";
 

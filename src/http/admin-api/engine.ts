@@ -4,13 +4,13 @@ import { clientAddressPattern } from "../../domain/call.js";
 import { errors } from "../../domain/errors.js";
 import { messageRecipient } from "../../domain/message-address.js";
 import { transcriptionSchema, transcriptionSegmentSchema } from "../../domain/transcription.js";
-import type { CallEngine } from "../../engine/call-engine.js";
+import type { CallEngine } from "../../engine/calls/call-engine.js";
 import {
   listeningVerbs,
   partyBehaviourSchema,
   partyKinds,
   partyOutcomes,
-} from "../../engine/party-behaviour.js";
+} from "../../engine/calls/party-behaviour.js";
 import { callResource, renderCall } from "../account-api/calls.js";
 import { messageResource, renderMessage } from "../account-api/messages.js";
 import { iso8601 } from "../format.js";

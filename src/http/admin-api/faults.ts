@@ -1,8 +1,8 @@
 // Admin: inject faults. Error statuses or delays on API requests, failing transcriptions, numbers that fail calls.
 import { z } from "zod";
 import { errors } from "../../domain/errors.js";
-import { durationField } from "../../engine/duration.js";
-import { type Fault, type FaultInput, numberFaultOutcomes } from "../../engine/faults.js";
+import { type Fault, type FaultInput, numberFaultOutcomes } from "../../engine/context/fault-types.js";
+import { durationField } from "../../engine/time/duration.js";
 import { jsonResponse } from "../respond.js";
 import { defineRoute } from "../route.js";
 

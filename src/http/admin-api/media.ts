@@ -1,7 +1,7 @@
 // Recording media files, where the account API's media URLs redirect. No auth, as Twilio serves media without it.
 import { z } from "zod";
 import { found } from "../../domain/found.js";
-import { recordingMp3, recordingWav } from "../../engine/recording-audio.js";
+import { recordingMp3, recordingWav } from "../../engine/recordings/recording-audio.js";
 import { defineRoute } from "../route.js";
 
 /** Twilio serves recordings as `audio/x-wav` and `audio/mpeg`. */

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { type Account, accountStatuses } from "../../domain/account.js";
 import { metadata } from "../../domain/fields.js";
-import { createAccount, deleteAccount, getAccount, updateAccount } from "../../engine/accounts.js";
+import { createAccount, deleteAccount, getAccount, updateAccount } from "../../engine/accounts/accounts.js";
 import { iso8601 } from "../format.js";
 import { carrierBase, pagingQuery, resourceObject, resourceSchema } from "./document.js";
 import type { ListFilters } from "./list-filters.js";

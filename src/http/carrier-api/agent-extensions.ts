@@ -1,13 +1,13 @@
 // Carrier agent extensions under an account: create (next free number unless given), list, fetch, update, delete.
 import { z } from "zod";
 import { type AgentExtension, agentStatuses } from "../../domain/carrier-records.js";
-import { getAccount } from "../../engine/accounts.js";
+import { getAccount } from "../../engine/accounts/accounts.js";
 import {
   createAgentExtension,
   deleteAgentExtension,
   getAgentExtension,
   updateAgentExtension,
-} from "../../engine/agent-extensions.js";
+} from "../../engine/accounts/agent-extensions.js";
 import { iso8601 } from "../format.js";
 import { carrierBase, listDocument, pagingQuery, resourceObject, resourceSchema } from "./document.js";
 import { filterRecords, type ListFilters } from "./list-filters.js";

@@ -2,8 +2,8 @@
 import { z } from "zod";
 import { type LedgerEntry, ledgerKinds } from "../../domain/carrier-records.js";
 import { ownedBy } from "../../domain/found.js";
-import { getAccount } from "../../engine/accounts.js";
-import { balanceOf, debit, listTransactions, topUp } from "../../engine/ledger.js";
+import { getAccount } from "../../engine/accounts/accounts.js";
+import { balanceOf, debit, listTransactions, topUp } from "../../engine/billing/ledger.js";
 import { iso8601 } from "../format.js";
 import { defineRoute } from "../route.js";
 import {

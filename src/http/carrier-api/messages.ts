@@ -1,7 +1,7 @@
 // Carrier messages: every SMS and MMS with its billing. List with the spec's filters, fetch, PATCH status and price.
 import { z } from "zod";
 import { type Message, messageDirections, messageStatuses } from "../../domain/message.js";
-import { correctMessage } from "../../engine/billing-corrections.js";
+import { correctMessage } from "../../engine/billing/billing-corrections.js";
 import { iso8601, iso8601OrNull } from "../format.js";
 import {
   carrierBase,

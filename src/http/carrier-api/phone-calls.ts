@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { type Call, callDirections, callStatuses } from "../../domain/call.js";
 import { decimalString } from "../../domain/fields.js";
-import { correctCall } from "../../engine/billing-corrections.js";
+import { correctCall } from "../../engine/billing/billing-corrections.js";
 import { iso8601, iso8601OrNull } from "../format.js";
 import {
   carrierBase,

@@ -1,6 +1,6 @@
 // Carrier phone number statistics: inventory counts and monthly revenue of assigned numbers for a period.
 import { z } from "zod";
-import { phoneNumberStats } from "../../engine/phone-number-stats.js";
+import { phoneNumberStats } from "../../engine/accounts/phone-number-stats.js";
 import { defineRoute } from "../route.js";
 import {
   carrierBase,

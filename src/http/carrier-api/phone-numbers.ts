@@ -13,7 +13,7 @@ import {
   releaseNumber,
   removePhoneNumber,
   updatePhoneNumber,
-} from "../../engine/phone-numbers.js";
+} from "../../engine/accounts/phone-numbers.js";
 import { iso8601 } from "../format.js";
 import { carrierBase, pagingQuery, resourceObject, resourceSchema } from "./document.js";
 import type { ListFilters } from "./list-filters.js";

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { decimalString, isoCountry } from "../../domain/fields.js";
 import { type Rate, rateCategories, rateUnits } from "../../domain/rate.js";
-import { createRate, deleteRate, getRate, updateRate } from "../../engine/rates.js";
+import { createRate, deleteRate, getRate, updateRate } from "../../engine/billing/rates.js";
 import { iso8601 } from "../format.js";
 import { carrierBase, pagingQuery, resourceObject, resourceSchema } from "./document.js";
 import type { ListFilters } from "./list-filters.js";

@@ -1,8 +1,13 @@
 // Carrier ring groups under an account: agent extensions rung together or in turn, with a ring timeout. CRUD.
 import { z } from "zod";
 import { type RingGroup, ringStrategies } from "../../domain/carrier-records.js";
-import { getAccount } from "../../engine/accounts.js";
-import { createRingGroup, deleteRingGroup, getRingGroup, updateRingGroup } from "../../engine/ring-groups.js";
+import { getAccount } from "../../engine/accounts/accounts.js";
+import {
+  createRingGroup,
+  deleteRingGroup,
+  getRingGroup,
+  updateRingGroup,
+} from "../../engine/accounts/ring-groups.js";
 import { iso8601 } from "../format.js";
 import {
   carrierBase,

@@ -6,9 +6,9 @@ import {
   createSipTrunk,
   deleteSipTrunk,
   getSipTrunk,
-  placeTestCall,
   updateSipTrunk,
-} from "../../engine/sip-trunks.js";
+} from "../../engine/accounts/sip-trunks.js";
+import { placeTestCall } from "../../engine/calls/trunk-test-call.js";
 import { iso8601 } from "../format.js";
 import { defineRoute } from "../route.js";
 import {

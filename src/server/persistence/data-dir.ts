@@ -6,7 +6,7 @@ import { errors } from "../../domain/errors.js";
 import type { IdGeneratorState } from "../../domain/ids.js";
 import { StoreLoader } from "../../domain/store-stream.js";
 import type { TableChange } from "../../domain/table.js";
-import { waitRealTime } from "../../engine/clock.js";
+import { waitRealTime } from "../../engine/time/clock.js";
 import {
   readNdjsonState,
   runInSlices,

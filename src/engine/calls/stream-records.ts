@@ -1,0 +1,32 @@
+// The streams part's face: the Stream subresource record a call's streams keep, and what the part offers the engine.
+import type { RelayControl, RelaySpec, StreamControl, StreamSpec } from "../../markup/effects.js";
+import type { CallRuntime } from "./call-runtime.js";
+
+/** A Stream subresource (`/Calls/{CallSid}/Streams/{Sid}`): what the account API shows of a stream. */
+export interface StreamRecord {
+  sid: string;
+  account_sid: string;
+  call_sid: string;
+  name: string | null;
+  status: "in-progress" | "stopped";
+  updated_at: number;
+}
+
+/** Twilio allows four unidirectional streams at once on a call. */
+export const maxStreamsPerCall = 4;
+export interface StreamsPart {
+  /** Opens a ConversationRelay session for the call's `<Connect>`. */
+  openRelay(rt: CallRuntime, spec: RelaySpec): RelayControl;
+  /** Opens a stream for the call's markup (`<Connect>` or `<Start>`); null when the call has four already. */
+  open(rt: CallRuntime, spec: StreamSpec): StreamControl | null;
+  /** The account API's `Streams` create: a unidirectional stream on a live call. */
+  startFromApi(callSid: string, spec: StreamSpec): StreamRecord;
+  /** Stops a unidirectional stream by sid or name; undefined when the call has none of that sid or name. */
+  stop(callSid: string, sidOrName: string): StreamRecord | undefined;
+  /** `<Stop><Stream/>` without a name: every unidirectional stream of the call stops. */
+  stopAll(callSid: string): void;
+  /** The call is over: every stream still open sends `stop` and closes; the records go. */
+  callEnded(callSid: string): void;
+  /** Drops every socket at once (sandbox reset). */
+  reset(): void;
+}

@@ -1,0 +1,219 @@
+// Messages as records: sending (queued or scheduled), redacting, canceling and deleting; message-lifecycle.ts delivers them.
+import { errors } from "../../domain/errors.js";
+import type { Message, MessageDirection, MessageStatus } from "../../domain/message.js";
+import { twilioMissingWording } from "../../domain/twilio-wording.js";
+import type { EngineContext } from "../context/context.js";
+import { recordEvent } from "../context/events.js";
+import { mediaOf } from "./message-media.js";
+import { countSegments } from "./message-segments.js";
+import { assertSender } from "./message-senders.js";
+
+export interface NewMessage {
+  accountSid: string;
+  from: string;
+  to: string;
+  body?: string;
+  mediaUrls?: string[];
+  /** Content types of the media, where the sender stated them (inbound MMS); else read off the URL. */
+  mediaContentTypes?: string[];
+  direction?: MessageDirection;
+  messagingServiceSid?: string | null;
+  statusCallback?: string | null;
+  statusCallbackMethod?: "GET" | "POST";
+  /** Scheduled send time (ScheduleType=fixed). */
+  sendAt?: number | null;
+  /** A content template (ContentSid) sent instead of, or with, a body. */
+  contentSid?: string | null;
+}
+
+/** Statuses after which nothing more happens to a message (Twilio lets these be deleted). */
+export const finalMessageStatuses: readonly MessageStatus[] = [
+  "sent",
+  "delivered",
+  "undelivered",
+  "failed",
+  "received",
+  "read",
+  "canceled",
+  "partially_delivered",
+];
+
+/**
+ * Creates the message record. Twilio's first status is `queued`, `accepted` when a Messaging Service
+ * sends it, and `scheduled` for a fixed SendAt; MMS (any media) get an MM sid, SMS an SM sid.
+ */
+export function sendMessage(ctx: EngineContext, input: NewMessage): Message {
+  return ctx.store.transact(() => {
+    const sid = ctx.ids.mint(messageSidPrefix(input));
+    const message = ctx.store.messages.insert(messageRecord(input, sid, ctx.clock.now()));
+    recordEvent(ctx, "message.created", message.account_sid, "message", message);
+    return message;
+  });
+}
+
+/** Twilio: MMS (any media) get an MM sid, SMS an SM sid. */
+export const messageSidPrefix = (input: NewMessage) => ((input.mediaUrls ?? []).length > 0 ? "MM" : "SM");
+
+/**
+ * The media lists of a message without media, most of them: one frozen empty array shared by every such row
+ * (rows are immutable values) instead of two arrays of ~32 bytes each per message.
+ */
+const noMedia = Object.freeze([]) as unknown as never[];
+
+/** A new message as it is first answered (not stored: sendMessage stores it, test credentials do not). */
+export function messageRecord(input: NewMessage, sid: string, now: number): Message {
+  const body = input.body ?? "";
+  const media = input.mediaUrls?.length ? input.mediaUrls : noMedia;
+  const { encoding, segments } = countSegments(body);
+  const status: MessageStatus = input.sendAt
+    ? "scheduled"
+    : input.messagingServiceSid
+      ? "accepted"
+      : "queued";
+  return {
+    sid,
+    account_sid: input.accountSid,
+    messaging_service_sid: input.messagingServiceSid ?? null,
+    direction: input.direction ?? "outbound-api",
+    from: input.from,
+    to: input.to,
+    body,
+    media_urls: media,
+    media: media.length > 0 ? mediaOf(sid, media, input.mediaContentTypes) : noMedia,
+    num_segments: segments,
+    num_media: media.length,
+    encoding,
+    status,
+    error_code: null,
+    error_message: null,
+    price: null,
+    price_unit: "USD",
+    status_callback: input.statusCallback ?? null,
+    status_callback_method: input.statusCallbackMethod ?? "POST",
+    send_at: input.sendAt ?? null,
+    content_sid: input.contentSid ?? null,
+    date_sent: null,
+    created_at: now,
+    updated_at: now,
+  };
+}
+
+/** Twilio's redaction: the body becomes an empty string; everything else stays. */
+export function redactMessage(ctx: EngineContext, message: Message): Message {
+  return ctx.store.transact(() => {
+    const redacted = ctx.store.messages.replace({ ...message, body: "", updated_at: ctx.clock.now() });
+    recordEvent(ctx, "message.redacted", message.account_sid, "message", redacted);
+    return redacted;
+  });
+}
+
+/** Cancels a scheduled message; any other status is Twilio's 30409. */
+export function cancelMessage(ctx: EngineContext, message: Message): Message {
+  if (message.status !== "scheduled") throw errors.messageNotCancelable(message.sid, message.status);
+  return ctx.store.transact(() => {
+    const canceled = ctx.store.messages.replace({
+      ...message,
+      status: "canceled",
+      updated_at: ctx.clock.now(),
+    });
+    recordEvent(ctx, "message.canceled", message.account_sid, "message", canceled);
+    return canceled;
+  });
+}
+
+/** Removes a message once it is final; before that, Twilio's 20009. */
+export function deleteMessage(ctx: EngineContext, message: Message): void {
+  if (!finalMessageStatuses.includes(message.status)) {
+    throw errors.notFinished("message", message.sid, message.status);
+  }
+  ctx.store.transact(() => {
+    ctx.store.messages.delete(message.sid);
+    recordEvent(ctx, "message.deleted", message.account_sid, "message", message);
+  });
+}
+
+export interface ApiMessage extends Omit<NewMessage, "from" | "direction"> {
+  from: string | null;
+  scheduleType: "fixed" | null;
+}
+
+// Twilio: scheduled sends must be 15 minutes to 35 days ahead.
+const minScheduleMs = 15 * 60_000;
+const maxScheduleMs = 35 * 86_400_000;
+
+/**
+ * A message from the account API, checked as Twilio checks it: content (21602), a sender (21603) the
+ * account may send from (message-senders.ts), and scheduling (ScheduleType with SendAt, a Messaging
+ * Service, the window). Messaging Services are not emulated: a MessagingServiceSid stands for the
+ * account's first number.
+ */
+export function submitMessage(ctx: EngineContext, input: ApiMessage): Message {
+  assertMessageContent(input);
+  const from = input.from ?? ctx.store.phoneNumbers.findOne("account", input.accountSid)?.number;
+  if (!from) {
+    throw errors.invalidParameter(
+      "From",
+      "The From phone number (none) is not a valid, SMS-capable inbound phone number or short code for your account.",
+      21606,
+    );
+  }
+  assertSender(ctx, ctx.store.accounts.get(input.accountSid), from, input.to);
+  assertMessageSchedule(ctx, input);
+  return sendMessage(ctx, { ...input, from });
+}
+
+/** Twilio's first checks of a message: content (21602) and a sender (21603). */
+export function assertMessageContent(input: ApiMessage): void {
+  if (!input.body && (input.mediaUrls ?? []).length === 0 && !input.contentSid) {
+    throw errors.invalidParameter("Body", twilioMissingWording[21602]!, 21602);
+  }
+  if (!input.from && !input.messagingServiceSid) {
+    throw errors.invalidParameter("From", twilioMissingWording[21603]!, 21603);
+  }
+}
+
+/** Scheduling: ScheduleType with SendAt (35111), a Messaging Service (35118), 15 minutes to 35 days ahead (35114). */
+export function assertMessageSchedule(ctx: EngineContext, input: ApiMessage): void {
+  if (input.sendAt || input.scheduleType) {
+    if (!input.sendAt || !input.scheduleType) {
+      throw errors.invalidParameter(
+        input.sendAt ? "ScheduleType" : "SendAt",
+        "Scheduling needs both ScheduleType=fixed and SendAt.",
+        35111,
+      );
+    }
+    if (!input.messagingServiceSid) {
+      throw errors.invalidParameter(
+        "MessagingServiceSid",
+        "Scheduled messages must be sent with a MessagingServiceSid.",
+        35118,
+      );
+    }
+    const ahead = input.sendAt - ctx.clock.now();
+    if (ahead < minScheduleMs || ahead > maxScheduleMs) {
+      throw errors.invalidParameter(
+        "SendAt",
+        "SendAt must be between 15 minutes and 35 days from now.",
+        35114,
+      );
+    }
+  }
+}
+
+/** POST to a message: Status=canceled (scheduled only) and/or Body="" (redaction), as one change. */
+export function updateMessage(
+  ctx: EngineContext,
+  message: Message,
+  update: { body?: "" | undefined; status?: "canceled" | undefined },
+): Message {
+  if (update.status === undefined && update.body === undefined) {
+    throw errors.invalidParameter(
+      "Body",
+      'Give Body="" to redact the message or Status=canceled to cancel it.',
+    );
+  }
+  return ctx.store.transact(() => {
+    const canceled = update.status === "canceled" ? cancelMessage(ctx, message) : message;
+    return update.body === "" ? redactMessage(ctx, canceled) : canceled;
+  });
+}
