@@ -1,6 +1,8 @@
 // Checks a scenario's cross-references and timing: call ids, agents, handler paths, step order.
 import { listForm, listNames } from "./expectations/check.js";
-import { callerActions, type Expectation, type Scenario, worldActions } from "./schema.js";
+import type { Expectation } from "./schema/expectations.js";
+import { callerActions, worldActions } from "./schema/steps.js";
+import type { Scenario } from "./schema.js";
 
 export interface ReferenceProblem {
   path: (string | number)[];

@@ -2,7 +2,7 @@
 import type { HandlerHost } from "../handler-host.js";
 import type { Observer } from "../observe.js";
 import type { ScenarioFailure } from "../result.js";
-import type { Expectation } from "../schema.js";
+import type { Expectation } from "../schema/expectations.js";
 import { closest, matchInOrder, mismatches, project } from "./match.js";
 
 export interface CheckContext {
