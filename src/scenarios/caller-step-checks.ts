@@ -1,7 +1,8 @@
 // After playing: the caller steps that never happened on a <Connect> call, and the expect_heard steps.
 import { isTerminalCallStatus } from "../domain/call.js";
-import { callContext, heardItems } from "./expectations/check.js";
+import { callContext } from "./expectations/context.js";
 import { mismatches } from "./expectations/match.js";
+import { heardItems } from "./expectations/records.js";
 import { matchesMark, partyEntries } from "./party-timeline.js";
 import { type PlayState, stepFailure } from "./play-state.js";
 

@@ -1,7 +1,7 @@
 // What playing one scenario holds: the sandbox and its helpers, the callers' scripts, waiting hang-ups, failures.
 import type { ApiClient } from "./api-client.js";
 import type { CallerScript, PartyMark } from "./caller-script.js";
-import type { CheckContext } from "./expectations/check.js";
+import type { CheckContext } from "./expectations/context.js";
 import type { HandlerHost } from "./handler-host.js";
 import type { LoadedScenario } from "./load.js";
 import type { Observer } from "./observe.js";

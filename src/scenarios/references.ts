@@ -1,5 +1,6 @@
 // Checks a scenario's cross-references and timing: call ids, agents, handler paths, step order.
-import { listForm, listNames } from "./expectations/check.js";
+import { listForm } from "./expectations/context.js";
+import { listNames } from "./expectations/records.js";
 import type { Expectation } from "./schema/expectations.js";
 import { callerActions, worldActions } from "./schema/steps.js";
 import type { Scenario } from "./schema.js";
