@@ -1,6 +1,7 @@
 // A scenario's WebSocket apps: `{apps.name}` in inline markup stands for the URL the file or the run gives.
 import type { MarkupNode } from "../markup/parse.js";
-import { type Scenario, webSocketUrlField } from "./schema.js";
+import { webSocketUrlField } from "./schema/fields.js";
+import type { Scenario } from "./schema.js";
 
 /** `{apps.echo}`: the placeholder inline markup writes for an app's base URL. */
 const placeholder = /\{apps\.([A-Za-z][\w-]*)\}/g;

@@ -1,6 +1,7 @@
 // Turns a scenario's caller steps for one inbound call into the engine's party script, plus hang-ups to watch for.
 import { type PartyBehaviourInput, speechLengthMs } from "../engine/calls/party-behaviour.js";
-import type { Scenario, Step } from "./schema.js";
+import type { Step } from "./schema/steps.js";
+import type { Scenario } from "./schema.js";
 
 type EngineStep = NonNullable<PartyBehaviourInput["steps"]>[number];
 

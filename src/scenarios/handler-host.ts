@@ -1,7 +1,8 @@
 // The scenario's handler host: inline markup served in-process, other paths sent to --target, everything else recorded.
 import type { ReceivedWebhook, ReceiverAnswer } from "../webhooks/index.js";
 import { fillApps } from "./apps.js";
-import type { HandlerResponse, Scenario } from "./schema.js";
+import type { HandlerResponse } from "./schema/setup.js";
+import type { Scenario } from "./schema.js";
 
 /** Where inline handlers live: a host no one else answers, served by an in-process receiver. */
 export const scenarioBaseUrl = "https://app.scenario.test";

@@ -50,9 +50,7 @@ interface Answer {
   json: unknown;
 }
 
-export function expectJsonApi<T extends Answer>(
-  response: T,
-): T {
+export function expectJsonApi<T extends Answer>(response: T): T {
   expect(response.headers.get("content-type")).toBe("application/vnd.api+json");
   expect(response.text, "a JSON:API response always has a body").not.toBe("");
   expect(jsonApiProblems(response.json), JSON.stringify(response.json)).toEqual([]);
