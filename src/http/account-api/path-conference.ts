@@ -1,6 +1,6 @@
 // The account's conference an account API path names (`/Conferences/{ConferenceSid}/...`), or the 404 Twilio answers.
 import { ownedBy } from "../../domain/found.js";
-import type { RouteServices } from "../services.js";
+import type { RouteServices } from "../route.js";
 import { accountBase } from "./base.js";
 
 export const conferencesPath = `${accountBase}/Conferences`;
