@@ -1,20 +1,10 @@
 // Who is calling: resolves credentials to a principal, then checks it against a route's requirement.
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { Account } from "../domain/account.js";
-import type { AccountScope, ApiKey } from "../domain/api-key.js";
+import type { ApiKey } from "../domain/api-key.js";
 import { errors } from "../domain/errors.js";
 import type { Store } from "../domain/store.js";
-import type { AuthRequirement } from "./route.js";
-
-export type Principal =
-  | { kind: "anonymous" }
-  | { kind: "invalid"; reason: string }
-  | { kind: "account"; accountSid: string }
-  /** Twilio test credentials: acts on the path `testAccountSid` and changes nothing (engine/test-credentials/test-credentials.ts). */
-  | { kind: "account-test"; accountSid: string; testAccountSid: string }
-  | { kind: "api-key"; accountSid: string; keySid: string; scopes: readonly AccountScope[] }
-  | { kind: "carrier" }
-  | { kind: "admin" };
+import type { AuthRequirement, Principal } from "./principal.js";
 
 export interface AuthSettings {
   carrierKey: string;

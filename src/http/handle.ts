@@ -9,9 +9,8 @@ import {
 import { accountOf, observeRequests, type RequestTrace } from "./observe-requests.js";
 import { mediaType, parseParams } from "./params.js";
 import { renderError } from "./render-error.js";
-import type { AnyRoute } from "./route.js";
+import type { AnyRoute, RouteServices } from "./route.js";
 import { createRouter } from "./router.js";
-import type { RouteServices } from "./services.js";
 import { bodyLimitBytes, type SandboxRequest, type SandboxResponse, type Surface } from "./types.js";
 import { accountParameterError, documentErrors, queryErrors } from "./validation.js";
 

@@ -1,10 +1,10 @@
 // Around the core: applies injected HTTP faults to API requests and records every request in the journal.
 import { errors } from "../domain/errors.js";
 import { startStopwatch, waitRealTime } from "../engine/time/clock.js";
-import type { Principal } from "./auth.js";
 import { errorCodeOf, excerptOf } from "./journal-excerpt.js";
+import type { Principal } from "./principal.js";
 import { renderError } from "./render-error.js";
-import type { RouteServices } from "./services.js";
+import type { RouteServices } from "./route.js";
 import type { SandboxRequest, SandboxResponse, Surface } from "./types.js";
 
 /** What the core learns about a request while serving it, for the journal. */

@@ -1,28 +1,36 @@
-// Routes are data: method, path, surface, auth, scope, input schemas and one handler.
+// Routes are data (method, path, surface, auth, scope, input schemas, one handler), and what handlers may reach.
 import type { z } from "zod";
-import type { AccountScope } from "../domain/api-key.js";
-import type { Principal } from "./auth.js";
-import type { RouteServices } from "./services.js";
+import type { CallEngine } from "../engine/calls/call-engine.js";
+import type { EngineContext } from "../engine/context/context.js";
+import type { WebhookDispatcher } from "../webhooks/dispatcher.js";
+import type { HealthBoard } from "./admin-api/health-board.js";
+import type { AuthRequirement, Principal } from "./principal.js";
+import type { RequestJournal } from "./request-journal.js";
+import type { SandboxAdmin, SandboxSettings, ScenarioPlayer } from "./services.js";
 import type { HttpMethod, SandboxRequest, SandboxResponse, Surface } from "./types.js";
 
-export type AuthRequirement =
-  /** Account API: the account's own credentials (master token, or an API key holding `scope`). */
-  | {
-      kind: "account";
-      /** The API key scope needed; `null`: the account's master credentials only (Twilio's standard keys cannot). */
-      scope: AccountScope | null;
-      carrier?: "allowed" | "only";
-      /**
-       * Recording media (a path without `.json`): public, as Twilio serves it, unless the account turned media
-       * auth on; then the credentials above are needed.
-       */
-      publicMedia?: boolean;
-    }
-  /** Carrier API: the carrier key. */
-  | { kind: "carrier" }
-  /** Admin API (`/__sandbox`): the admin token when one is set. */
-  | { kind: "admin" }
-  | { kind: "none" };
+/**
+ * What route handlers may reach: the state, the call engine, the settings, and the admin API's sandbox-wide
+ * operations.
+ */
+export interface RouteServices {
+  /** The store, clock, ids and faults: record-level engine operations take this. */
+  context: EngineContext;
+  /** The running call engine: starting, controlling and observing calls, messages, conferences, queues. */
+  calls: CallEngine;
+  settings: SandboxSettings;
+  admin: SandboxAdmin;
+  /** The request journal (`GET /__sandbox/requests`); absent, requests are not recorded. */
+  journal?: RequestJournal;
+  /** The webhook dispatcher and its delivery log (`GET /__sandbox/webhooks`). */
+  webhooks?: WebhookDispatcher;
+  /** Scenario playback; absent, the scenarios route answers 404. */
+  scenarios?: ScenarioPlayer;
+  /** Problems parts of the sandbox report (`GET /__sandbox/health` says "degraded" while any is open). */
+  health?: HealthBoard;
+  /** The route table being served (the OpenAPI document describes it); `createHandle` fills it in. */
+  routes?: readonly AnyRoute[];
+}
 
 export interface RouteContext<Q, B> {
   request: SandboxRequest;

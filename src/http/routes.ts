@@ -4,6 +4,8 @@ import { agentExtensionRoutes } from "./account-api/agent-extensions.js";
 import { applicationRoutes } from "./account-api/applications.js";
 import { availablePhoneNumberRoutes } from "./account-api/available-phone-numbers.js";
 import { callRoutes } from "./account-api/calls.js";
+import { conferenceParticipantRoutes } from "./account-api/conference-participants.js";
+import { conferenceRecordingRoutes } from "./account-api/conference-recordings.js";
 import { conferenceRoutes } from "./account-api/conferences.js";
 import { incomingPhoneNumberRoutes } from "./account-api/incoming-phone-numbers.js";
 import { messageMediaRoutes } from "./account-api/message-media.js";
@@ -55,6 +57,8 @@ export const routes: AnyRoute[] = [
   ...availablePhoneNumberRoutes,
   ...agentExtensionRoutes,
   ...conferenceRoutes,
+  ...conferenceParticipantRoutes,
+  ...conferenceRecordingRoutes,
   ...queueRoutes,
   ...streamRoutes,
   ...mediaRoutes,

@@ -1,10 +1,8 @@
 // Conference, participant, conference recording, queue and member responses: our schemas exactly, and Twilio's properties and types.
 import { describe, expect, it } from "vitest";
-import {
-  conferenceRecordingResource,
-  conferenceResource,
-  participantResource,
-} from "../../src/http/account-api/conferences.js";
+import { participantResource } from "../../src/http/account-api/conference-participants.js";
+import { conferenceRecordingResource } from "../../src/http/account-api/conference-recordings.js";
+import { conferenceResource } from "../../src/http/account-api/conferences.js";
 import { memberResource, queueResource } from "../../src/http/account-api/queues.js";
 import type { Sandbox } from "../../src/index.js";
 import {

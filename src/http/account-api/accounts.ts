@@ -8,11 +8,10 @@ import {
   twilioStatusOf,
   updateTwilioAccount,
 } from "../../engine/accounts/subaccounts.js";
-import type { Principal } from "../auth.js";
 import { rfc2822 } from "../format.js";
+import type { Principal } from "../principal.js";
 import { twilioJson, twilioRow } from "../respond.js";
-import { defineRoute } from "../route.js";
-import type { RouteServices } from "../services.js";
+import { defineRoute, type RouteServices } from "../route.js";
 import { accountPath, apiVersion } from "./base.js";
 import { listEnvelope, listSchema, pagingQuery } from "./paging.js";
 import { equals, queryFilters } from "./query-filters.js";

@@ -64,3 +64,10 @@ export function formEventList<const V extends readonly [string, ...string[]]>(va
     )
     .optional();
 }
+
+/** Parameters the sandbox does not act on are refused, never silently ignored. */
+export const notEmulated = (what: string) =>
+  z
+    .string()
+    .refine(() => false, `${what} are not emulated by the sandbox`)
+    .optional();

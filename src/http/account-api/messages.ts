@@ -12,8 +12,7 @@ import {
 import { sendTestMessage } from "../../engine/test-credentials/test-credentials.js";
 import { rfc2822, rfc2822OrNull } from "../format.js";
 import { noContent, twilioJson, twilioRow } from "../respond.js";
-import { defineRoute } from "../route.js";
-import type { RouteServices } from "../services.js";
+import { defineRoute, type RouteServices } from "../route.js";
 import { accountBase, accountPath, apiVersion } from "./base.js";
 import { dateFilter, dateFilterQuery } from "./date-filters.js";
 import { formMethod, formUrl } from "./form-fields.js";

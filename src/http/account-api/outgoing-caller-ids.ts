@@ -9,8 +9,7 @@ import {
 } from "../../engine/accounts/outgoing-caller-ids.js";
 import { rfc2822 } from "../format.js";
 import { noContent, twilioJson, twilioRow } from "../respond.js";
-import { defineRoute } from "../route.js";
-import type { RouteServices } from "../services.js";
+import { defineRoute, type RouteServices } from "../route.js";
 import { accountBase, accountPath } from "./base.js";
 import { formE164, formMethod, formUrl } from "./form-fields.js";
 import { listEnvelope, listSchema, pagingQuery } from "./paging.js";

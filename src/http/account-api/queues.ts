@@ -13,8 +13,7 @@ import {
 } from "../../engine/rooms/queues.js";
 import { rfc2822 } from "../format.js";
 import { noContent, twilioJson } from "../respond.js";
-import { defineRoute } from "../route.js";
-import type { RouteServices } from "../services.js";
+import { defineRoute, type RouteServices } from "../route.js";
 import { accountBase, accountPath } from "./base.js";
 import { formMethod, formUrl } from "./form-fields.js";
 import { listEnvelope, listSchema, pagingQuery } from "./paging.js";

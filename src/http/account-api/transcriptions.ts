@@ -6,8 +6,7 @@ import { type Transcription, transcriptionStatuses } from "../../domain/transcri
 import { deleteTranscription } from "../../engine/recordings/recording-removal.js";
 import { rfc2822 } from "../format.js";
 import { noContent, twilioJson, twilioRow } from "../respond.js";
-import { defineRoute } from "../route.js";
-import type { RouteServices } from "../services.js";
+import { defineRoute, type RouteServices } from "../route.js";
 import { accountBase, accountPath, apiVersion } from "./base.js";
 import { listEnvelope, listSchema, pagingQuery, walkListPage } from "./paging.js";
 

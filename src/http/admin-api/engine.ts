@@ -18,8 +18,7 @@ import { iso8601 } from "../format.js";
 const isoMs = (ms: number) => new Date(ms).toISOString();
 
 import { jsonResponse, noContent } from "../respond.js";
-import { defineRoute } from "../route.js";
-import type { RouteServices } from "../services.js";
+import { defineRoute, type RouteServices } from "../route.js";
 
 const e164 = z.lazy(() =>
   z.string().regex(/^\+[1-9]\d{1,14}$/, "must be an E.164 number such as +14155550100"),
