@@ -25,12 +25,9 @@ import type { ScenarioSource } from "./scenarios/input.js";
 import type { ScenarioResult } from "./scenarios/result.js";
 import type { RunScenarioOptions, SandboxRecipe } from "./scenarios/runner.js";
 import { version } from "./version.js";
-import {
-  createWebhookDispatcher,
-  type WebhookDispatcher,
-  type WebhookOptions,
-} from "./webhooks/dispatcher.js";
+import { createWebhookDispatcher, type WebhookDispatcher } from "./webhooks/dispatcher.js";
 import { createSettle } from "./webhooks/settle.js";
+import type { WebhookOptions } from "./webhooks/webhook-options.js";
 
 export interface SandboxOptions {
   /**
