@@ -25,12 +25,9 @@ import type { ScenarioSource } from "./scenarios/input.js";
 import type { ScenarioResult } from "./scenarios/result.js";
 import type { RunScenarioOptions, SandboxRecipe } from "./scenarios/runner.js";
 import { version } from "./version.js";
-import {
-  createWebhookDispatcher,
-  type WebhookDispatcher,
-  type WebhookOptions,
-} from "./webhooks/dispatcher.js";
+import { createWebhookDispatcher, type WebhookDispatcher } from "./webhooks/dispatcher.js";
 import { createSettle } from "./webhooks/settle.js";
+import type { WebhookOptions } from "./webhooks/webhook-options.js";
 
 export interface SandboxOptions {
   /**
@@ -149,19 +146,7 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
   const ids = createIdGenerator(seed);
   const faults = createFaultRegistry();
   const requests = createRequestJournal(options.journalLimit);
-  const { fetch: webhookFetch, ...webhookOptions } = options.webhooks ?? {};
-  const webhooks = createWebhookDispatcher(
-    {
-      clock,
-      userAgent: `TwilioProxy/1.1 (voice-sandbox/${version})`,
-      cookies: createCookieJars(),
-      // Latency is read on the sandbox clock: real latency on a real clock, and on a virtual clock the
-      // simulated one (time stands still while a request is out), so logs repeat byte for byte.
-      elapsed: () => (clock.mode === "virtual" ? clock.now() : performance.now()),
-      ...(webhookFetch ? { fetch: webhookFetch } : {}),
-    },
-    webhookOptions,
-  );
+  const webhooks = createSandboxWebhooks(clock, options.webhooks);
   const replaced = new Set<() => void>();
   const engine: EngineContext = {
     store,
@@ -185,95 +170,12 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
     ...(options.finishedCallsKept !== undefined ? { finishedCallsKept: options.finishedCallsKept } : {}),
   });
 
-  const reset = (to: "fixtures" | "empty" = "fixtures") => {
-    ids.setState(createIdGenerator(seed).state());
-    calls.reset();
-    store.clear();
-    if (to === "fixtures" && fixtures) applyFixtures(engine, fixtures);
-    faults.clear();
-    requests.clear();
-    webhooks.clear();
-    for (const listener of replaced) listener();
-  };
-
-  const snapshot = (): SandboxSnapshot => ({
-    format: "voice-sandbox/1",
-    clock: { now: clock.now() },
-    ids: ids.state(),
-    store: store.snapshot(),
-  });
-
-  const captureState = (): StateCapture => ({
-    header: { format: "voice-sandbox/1", clock: { now: clock.now() }, ids: ids.state() },
-    tables: store.capture(),
-  });
-  const restoreLoaded = (header: StateHeader, loader: StoreLoader) => {
-    loader.commit();
-    calls.reset();
-    ids.setState(header.ids);
-    for (const listener of replaced) listener();
-  };
+  const state = createStateControl({ seed, fixtures, engine, calls, faults, requests, webhooks, replaced });
+  const { reset, snapshot, restore, captureState, restoreLoaded, onStateReplaced } = state;
   const health = createHealthBoard();
 
-  const restore = (value: unknown) => {
-    const candidate = value as Partial<SandboxSnapshot> | null;
-    if (candidate?.format !== "voice-sandbox/1" || !Array.isArray(candidate.ids)) {
-      throw new Error(
-        'not a voice-sandbox snapshot (expected "format": "voice-sandbox/1" as GET /__sandbox/state gives)',
-      );
-    }
-    // Validates every table before touching anything.
-    store.restore(candidate.store);
-    calls.reset();
-    ids.setState(candidate.ids as IdGeneratorState);
-    for (const listener of replaced) listener();
-  };
-  const onStateReplaced = (listener: () => void) => {
-    replaced.add(listener);
-    return () => replaced.delete(listener);
-  };
-
   let self: SandboxCore | undefined;
-  const runScenario = async (source: ScenarioSource, run: RunScenarioOptions = {}) => {
-    const { loadScenario, playScenario } = await loadScenarioPlayer();
-    const fresh = (recipe: SandboxRecipe) =>
-      createSandboxCore({
-        ...options,
-        clock: "virtual",
-        seed: recipe.seed,
-        ...(recipe.fixtures !== undefined ? { fixtures: recipe.fixtures } : {}),
-      });
-    const mode = clock.mode;
-    // Live: this sandbox takes the scenario's starting world (a fresh one's snapshot) and virtual time.
-    const live = (recipe: SandboxRecipe) => {
-      reset();
-      restore(fresh(recipe).snapshot());
-      clock.switchTo("virtual");
-      return self!;
-    };
-    return playScenario(loadScenario(source), {
-      target: run.target,
-      apps: run.apps,
-      seed: run.seed,
-      snapshots: run.updateSnapshots ? "update" : "compare",
-      createSandbox: run.live ? live : fresh,
-      onFinished: run.keep && !run.live ? (played) => restore(played.snapshot()) : undefined,
-      release: run.live ? () => clock.switchTo(mode) : undefined,
-    });
-  };
-  const scenarios: ScenarioPlayer = {
-    async run(yaml, run) {
-      const { parseScenarioText, ScenarioLoadError } = await loadScenarioPlayer();
-      let loaded: ReturnType<typeof parseScenarioText>;
-      try {
-        loaded = parseScenarioText(yaml);
-      } catch (error) {
-        if (error instanceof ScenarioLoadError) return { loaded: false, message: error.message };
-        throw error;
-      }
-      return { loaded: true, result: await runScenario(loaded, run) };
-    },
-  };
+  const { runScenario, scenarios } = createScenarioRunning(options, clock, state, () => self!);
 
   reset("fixtures");
   const handle = createHandle(routes, {
@@ -307,4 +209,154 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
     runScenario,
   };
   return self;
+}
+
+/** The sandbox's webhook dispatcher, its latency read on the sandbox clock. */
+function createSandboxWebhooks(
+  clock: SwitchableClock,
+  option: SandboxOptions["webhooks"],
+): WebhookDispatcher {
+  const { fetch: webhookFetch, ...webhookOptions } = option ?? {};
+  return createWebhookDispatcher(
+    {
+      clock,
+      userAgent: `TwilioProxy/1.1 (voice-sandbox/${version})`,
+      cookies: createCookieJars(),
+      // Latency is read on the sandbox clock: real latency on a real clock, and on a virtual clock the
+      // simulated one (time stands still while a request is out), so logs repeat byte for byte.
+      elapsed: () => (clock.mode === "virtual" ? clock.now() : performance.now()),
+      ...(webhookFetch ? { fetch: webhookFetch } : {}),
+    },
+    webhookOptions,
+  );
+}
+
+/** What replacing or reading the whole state touches besides the store. */
+interface StateParts {
+  seed: number | string;
+  fixtures: FixtureFile | null;
+  engine: EngineContext;
+  calls: CallEngine;
+  faults: FaultRegistry;
+  requests: RequestJournal;
+  webhooks: WebhookDispatcher;
+  /** Told after each reset or restore (persistence snapshots then). */
+  replaced: Set<() => void>;
+}
+
+/** The sandbox-wide state operations: reset, snapshot and restore, and their lazy, streamed forms. */
+interface StateControl {
+  reset(to?: "fixtures" | "empty"): void;
+  snapshot(): SandboxSnapshot;
+  restore(value: unknown): void;
+  captureState(): StateCapture;
+  restoreLoaded(header: StateHeader, loader: StoreLoader): void;
+  onStateReplaced(listener: () => void): () => void;
+}
+
+function createStateControl(parts: StateParts): StateControl {
+  const { seed, fixtures, engine, calls, faults, requests, webhooks, replaced } = parts;
+  const { store, clock, ids } = engine;
+
+  const reset = (to: "fixtures" | "empty" = "fixtures") => {
+    ids.setState(createIdGenerator(seed).state());
+    calls.reset();
+    store.clear();
+    if (to === "fixtures" && fixtures) applyFixtures(engine, fixtures);
+    faults.clear();
+    requests.clear();
+    webhooks.clear();
+    for (const listener of replaced) listener();
+  };
+
+  const snapshot = (): SandboxSnapshot => ({
+    format: "voice-sandbox/1",
+    clock: { now: clock.now() },
+    ids: ids.state(),
+    store: store.snapshot(),
+  });
+
+  const captureState = (): StateCapture => ({
+    header: { format: "voice-sandbox/1", clock: { now: clock.now() }, ids: ids.state() },
+    tables: store.capture(),
+  });
+  const restoreLoaded = (header: StateHeader, loader: StoreLoader) => {
+    loader.commit();
+    calls.reset();
+    ids.setState(header.ids);
+    for (const listener of replaced) listener();
+  };
+
+  const restore = (value: unknown) => {
+    const candidate = value as Partial<SandboxSnapshot> | null;
+    if (candidate?.format !== "voice-sandbox/1" || !Array.isArray(candidate.ids)) {
+      throw new Error(
+        'not a voice-sandbox snapshot (expected "format": "voice-sandbox/1" as GET /__sandbox/state gives)',
+      );
+    }
+    // Validates every table before touching anything.
+    store.restore(candidate.store);
+    calls.reset();
+    ids.setState(candidate.ids as IdGeneratorState);
+    for (const listener of replaced) listener();
+  };
+  const onStateReplaced = (listener: () => void) => {
+    replaced.add(listener);
+    return () => replaced.delete(listener);
+  };
+  return { reset, snapshot, restore, captureState, restoreLoaded, onStateReplaced };
+}
+
+/**
+ * Playing scenarios from this sandbox: in a fresh sandbox built like it (its options, a virtual clock), or
+ * live in this one; `scenarios` is the same for YAML posted to the admin API.
+ */
+function createScenarioRunning(
+  options: SandboxOptions,
+  clock: SwitchableClock,
+  state: StateControl,
+  self: () => SandboxCore,
+): { runScenario: SandboxCore["runScenario"]; scenarios: ScenarioPlayer } {
+  const { reset, restore } = state;
+  const runScenario = async (source: ScenarioSource, run: RunScenarioOptions = {}) => {
+    const { loadScenario, playScenario } = await loadScenarioPlayer();
+    const fresh = (recipe: SandboxRecipe) =>
+      createSandboxCore({
+        ...options,
+        clock: "virtual",
+        seed: recipe.seed,
+        ...(recipe.fixtures !== undefined ? { fixtures: recipe.fixtures } : {}),
+      });
+    const mode = clock.mode;
+    // Live: this sandbox takes the scenario's starting world (a fresh one's snapshot) and virtual time.
+    const live = (recipe: SandboxRecipe) => {
+      reset();
+      restore(fresh(recipe).snapshot());
+      clock.switchTo("virtual");
+      return self();
+    };
+    return playScenario(loadScenario(source), {
+      target: run.target,
+      apps: run.apps,
+      seed: run.seed,
+      snapshots: run.updateSnapshots ? "update" : "compare",
+      createSandbox: run.live ? live : fresh,
+      onFinished: run.keep && !run.live ? (played) => restore(played.snapshot()) : undefined,
+      release: run.live ? () => clock.switchTo(mode) : undefined,
+    });
+  };
+  const scenarios: ScenarioPlayer = {
+    async run(yaml, run) {
+      const { parseScenarioText, ScenarioLoadError } = await loadScenarioPlayer();
+      let loaded: ReturnType<typeof parseScenarioText>;
+      try {
+        loaded = parseScenarioText(yaml);
+      } catch (error) {
+        if (error instanceof ScenarioLoadError) return { loaded: false, message: error.message };
+        throw error;
+      }
+      return { loaded: true, result: await runScenario(loaded, run) };
+    },
+  };
+  return { runScenario, scenarios };
 }

@@ -1,12 +1,7 @@
 // What `voice-sandbox/webhooks` offers: signing, validation and a receiver middleware, with no msw or express at runtime.
 export type { OutboundKind, OutboundRequest, OutboundResult, WebhookSender } from "./contract.js";
 export type { AttemptOutcome, DeliveryAttempt, DeliveryFilter } from "./delivery-log.js";
-export {
-  createWebhookDispatcher,
-  defaultWebhookOptions,
-  type WebhookDispatcher,
-  type WebhookOptions,
-} from "./dispatcher.js";
+export { createWebhookDispatcher, type WebhookDispatcher } from "./dispatcher.js";
 export type { ReceivedWebhook, ReceiverAnswer, WebhookReceiver } from "./in-process-receivers.js";
 export {
   createWebhookReceiverMiddleware,
@@ -21,3 +16,4 @@ export {
   twilioSignatureHeader,
   validateSignature,
 } from "./sign.js";
+export { defaultWebhookOptions, type WebhookOptions } from "./webhook-options.js";

@@ -6,8 +6,9 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ndjsonState } from "../../src/http/admin-api/state-stream.js";
 import { createSandboxCore, type SandboxCore } from "../../src/sandbox.js";
-import { DataDirError, openDataDir, snapshotFileName } from "../../src/server/persistence/data-dir.js";
+import { DataDirError, openDataDir } from "../../src/server/persistence/data-dir.js";
 import { encodeFrame } from "../../src/server/persistence/frame.js";
+import { snapshotFileName } from "../../src/server/persistence/layout.js";
 import { fixtures } from "../support/fixtures.js";
 
 const freshDir = () => mkdtempSync(join(tmpdir(), "vs-data-"));

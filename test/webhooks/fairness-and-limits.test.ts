@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createSandbox, type Sandbox } from "../../src/index.js";
 import { maxMarkupBytes } from "../../src/markup/parse.js";
 import type { OutboundRequest } from "../../src/webhooks/contract.js";
-import type { WebhookOptions } from "../../src/webhooks/dispatcher.js";
+import type { WebhookOptions } from "../../src/webhooks/webhook-options.js";
 import { fixtures } from "../support/fixtures.js";
 import { type LocalServer, listenLocally } from "../support/local-server.js";
 import { type Receiver, startReceiver } from "./receiver.js";

@@ -1,0 +1,47 @@
+// The journal files: pending records written in one batch with one fdatasync, and a fresh file started for each compaction.
+import { join } from "node:path";
+import type { WritableFile } from "./files.js";
+import { journalName } from "./layout.js";
+import { type DataDirState, durableAfterBarrier, fail } from "./writer-state.js";
+
+/** Writes the pending records to the journal; on failure takes the file back to its last whole record. */
+export async function writeBatch(s: DataDirState): Promise<boolean> {
+  // Taken off the queue now: changes made while this batch is written wait for the next one.
+  const batch = s.pending;
+  s.pending = [];
+  const upTo = batch[batch.length - 1]!.seq;
+  const data = Buffer.concat(batch.map((p) => p.frame));
+  try {
+    await s.journal.truncate(s.journalBytes);
+    await s.journal.write(data);
+    await s.journal.datasync();
+  } catch (error) {
+    // Kept, in order, for the retry.
+    s.pending = batch.concat(s.pending);
+    fail(s, s.journalPath, error);
+    return false;
+  }
+  s.journalBytes += data.length;
+  s.journalRecords += batch.length;
+  s.writtenSeq = Math.max(s.writtenSeq, upTo);
+  s.durableSeq = durableAfterBarrier(s);
+  return true;
+}
+
+/** Starts a fresh journal file: what follows `seq` goes there, so the snapshot can be written meanwhile. */
+export async function rotate(s: DataDirState, seq: number): Promise<boolean> {
+  const path = join(s.dir, journalName(seq + 1));
+  let next: WritableFile;
+  try {
+    next = await s.files.openAppend(path);
+  } catch (error) {
+    fail(s, path, error);
+    return false;
+  }
+  await s.journal.close().catch(() => undefined);
+  s.journal = next;
+  s.journalPath = path;
+  s.journalBytes = await next.size();
+  s.journalRecords = 0;
+  return true;
+}

@@ -1,0 +1,86 @@
+// What an open data directory keeps between writes, and how responses waiting on it learn their changes are on disk (or cannot be yet).
+import { errors } from "../../domain/errors.js";
+import type { SandboxCore } from "../../sandbox.js";
+import type { DataDirFiles, WritableFile } from "./files.js";
+import { reasonOf } from "./layout.js";
+
+/** Where failed writes (error level) and recovery are told, with the file and the reason. */
+export interface DataDirLog {
+  error(details: { path: string; reason: string }, message: string): void;
+  info(details: Record<string, unknown>, message: string): void;
+}
+
+/** A point-in-time capture waiting to be written as the snapshot, with the last journal record it holds. */
+export interface SnapshotDue {
+  seq: number;
+  state: ReturnType<SandboxCore["captureState"]>;
+}
+
+/** The writer's state: one per open data directory, read and changed by the journal, compaction and the write loop. */
+export interface DataDirState {
+  readonly sandbox: SandboxCore;
+  readonly dir: string;
+  readonly files: DataDirFiles;
+  readonly snapshotEvery: number;
+  readonly log: DataDirLog | undefined;
+  readonly retryMs: number;
+  readonly snapshotPath: string;
+  appendedSeq: number;
+  /** The newest change on disk, in a journal or a snapshot. */
+  writtenSeq: number;
+  /** The newest change a response may acknowledge: none past a reset whose snapshot is not on disk yet. */
+  durableSeq: number;
+  retryAt: boolean;
+  journalPath: string;
+  journal: WritableFile;
+  journalBytes: number;
+  journalRecords: number;
+  snapshotBytes: number;
+  snapshotDue: SnapshotDue | undefined;
+  /** A reset or restore not yet on disk: nothing after it counts as durable until its snapshot is. */
+  barrier: number | undefined;
+  pending: { seq: number; frame: Buffer }[];
+  failure: { path: string; reason: string } | undefined;
+  closed: boolean;
+  running: Promise<void> | undefined;
+  compacting: Promise<void> | undefined;
+  readonly waiters: { seq: number; resolve: () => void; reject: (error: Error) => void }[];
+}
+
+export const failureError = (s: DataDirState) =>
+  errors.unavailable(
+    `The sandbox could not save changes to ${s.failure!.path} (${s.failure!.reason}). Changes already made are kept and written as soon as the disk accepts them; until then changes are refused. Free space or fix the data directory: it recovers by itself.`,
+  );
+
+export const durableAfterBarrier = (s: DataDirState) =>
+  s.barrier === undefined ? s.writtenSeq : Math.min(s.writtenSeq, s.barrier - 1);
+
+/** Answers the waiters whose change is now durable, and refuses them all while a write is failing. */
+export function settle(s: DataDirState): void {
+  const { waiters } = s;
+  for (let i = waiters.length - 1; i >= 0; i--) {
+    const waiter = waiters[i]!;
+    if (waiter.seq <= s.durableSeq) waiter.resolve();
+    else if (s.failure) waiter.reject(failureError(s));
+    else continue;
+    waiters.splice(i, 1);
+  }
+}
+
+/** A write failed: health and the log say so, and the waiters are refused until the disk accepts writes. */
+export function fail(s: DataDirState, path: string, error: unknown): void {
+  const reason = reasonOf(error);
+  const first = s.failure === undefined;
+  s.failure = { path, reason };
+  s.sandbox.health.report("data-dir", `cannot write ${path} (${reason}); retrying every ${s.retryMs} ms`);
+  s.log?.error({ path, reason }, `could not write to the data directory: ${path}: ${reason}`);
+  if (first) settle(s);
+}
+
+/** A write went through after failing: health is clear again. */
+export function recovered(s: DataDirState): void {
+  if (!s.failure) return;
+  s.log?.info({ path: s.failure.path }, "the data directory accepts writes again; pending changes are saved");
+  s.failure = undefined;
+  s.sandbox.health.report("data-dir", null);
+}
