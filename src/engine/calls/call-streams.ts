@@ -1,15 +1,12 @@
 // Media streams of live calls: opens each stream's session for its call, keeps its Stream record, ends them with the call.
 import { errors } from "../../domain/errors.js";
 import type { RelayControl, RelaySpec, StreamControl, StreamSpec } from "../../markup/effects.js";
-import { callCookies } from "../callbacks/webhook-cookies.js";
-import { sendCallback } from "../context/engine-services.js";
 import { openRelaySession } from "../media-streams/relay-session.js";
-import { framePayloads, sounding, speechFrame } from "../media-streams/stream-audio.js";
 import { openStreamSession, type StreamSession } from "../media-streams/stream-session.js";
 import { eventClass } from "../time/scheduler.js";
 import type { CallRegistry } from "./call-registry.js";
 import type { CallRuntime } from "./call-runtime.js";
-import { fullLengthMs, heardLengthMs, keepPlayed } from "./sandbox-speech.js";
+import { relaySessionHost, streamSessionHost } from "./call-stream-hosts.js";
 import { maxStreamsPerCall, type StreamRecord, type StreamsPart } from "./stream-records.js";
 
 /** Stopped streams remembered per call (for fetches by name or sid) before the oldest is forgotten. */
@@ -21,27 +18,18 @@ interface Entry {
   bidirectional: boolean;
 }
 
-/** What the sandbox plays to the caller at `at`: the words of a <Say> (or the app's text), a tone for other sounds. */
-function outboundFrame(rt: CallRuntime, at: number): string {
-  for (let i = rt.heard.length - 1; i >= 0 && i >= rt.heard.length - 8; i--) {
-    const heard = rt.heard[i]!;
-    const end = heard.at + heardLengthMs(heard);
-    if (heard.at > at || at >= end) continue;
-    if ((heard.kind === "say" || heard.kind === "error-prompt") && heard.text) {
-      // Frames up to a cut carried the whole text at its full length, so they keep doing so until it.
-      return speechFrame(
-        { start: heard.at, end: heard.at + fullLengthMs(heard), text: heard.text },
-        "agent",
-        at,
-      );
-    }
-    return framePayloads.sound;
-  }
-  return framePayloads.silence;
+/** A unidirectional stream by sid, else by name (the running one first): what the API's stop names. */
+function findUnidirectional(entries: readonly Entry[], sidOrName: string): Entry | undefined {
+  const all = entries.filter((e) => !e.bidirectional);
+  return (
+    all.find((e) => e.record.sid === sidOrName) ??
+    all.find((e) => e.record.name === sidOrName && e.record.status === "in-progress") ??
+    all.find((e) => e.record.name === sidOrName)
+  );
 }
 
 export function createStreams(reg: CallRegistry): StreamsPart {
-  const { services, parts, note, now } = reg;
+  const { services, parts, now } = reg;
   const { ctx, scheduler } = services;
   /** Streams of each live call by sid, in the order they started (stopped ones too, a few). */
   const byCall = new Map<string, Map<string, Entry>>();
@@ -68,60 +56,15 @@ export function createStreams(reg: CallRegistry): StreamsPart {
     const sid = ctx.ids.mint("MZ");
     const env = parts.envFor(rt, null);
     let entry: Entry;
-    const session = openStreamSession(
-      {
-        scheduler,
-        clockMode: () => ctx.clock.mode,
-        now,
-        accountSid: call.account_sid,
-        callSid: call.sid,
-        authToken: ctx.store.accounts.get(call.account_sid)?.auth_token ?? "",
-        callerSpeaking: (at) => sounding(rt.speech, at) !== undefined,
-        trackAudio: (track, at) => {
-          if (track === "inbound") {
-            const said = sounding(rt.speech, at);
-            return said ? speechFrame(said, "caller", at) : framePayloads.silence;
-          }
-          return outboundFrame(rt, at);
-        },
-        played: (at, audio) => keepPlayed(rt, at, audio),
-        timeline: (kind, detail) => note(rt, kind, detail),
-        alert: (code, message, level) => reg.alert(rt, code, message, level),
-        listening: () => env.listening("Connect"),
-        talking: () => env.talking(),
-        statusCallback: (streamSpec, streamSid, event, error) => {
-          if (!streamSpec.statusCallback) return;
-          sendCallback(services, {
-            kind: "stream-status",
-            url: streamSpec.statusCallback,
-            method: streamSpec.statusCallbackMethod,
-            params: {
-              AccountSid: call.account_sid,
-              CallSid: call.sid,
-              StreamSid: streamSid,
-              StreamName: streamSpec.name ?? streamSid,
-              StreamEvent: event,
-              ...(error !== undefined ? { StreamError: error } : {}),
-              Timestamp: new Date(now()).toISOString(),
-            },
-            accountSid: call.account_sid,
-            callSid: call.sid,
-            orderingKey: call.parent_call_sid ?? call.sid,
-            cookies: callCookies(call.sid),
-          });
-        },
-        ended: (streamSid) => {
-          markStopped(entry);
-          // Only <Connect> waits on its stream; a <Start> stream ends without touching the markup.
-          if (!spec.bidirectional) return;
-          scheduler.after(0, eventClass.continuation, `stream end ${rt.sid}`, () =>
-            parts.program.deliver(rt, { kind: "signal", name: "stream", detail: { sid: streamSid } }, true),
-          );
-        },
-      },
-      sid,
-      spec,
-    );
+    const ended = (streamSid: string) => {
+      markStopped(entry);
+      // Only <Connect> waits on its stream; a <Start> stream ends without touching the markup.
+      if (!spec.bidirectional) return;
+      scheduler.after(0, eventClass.continuation, `stream end ${rt.sid}`, () =>
+        parts.program.deliver(rt, { kind: "signal", name: "stream", detail: { sid: streamSid } }, true),
+      );
+    };
+    const session = openStreamSession(streamSessionHost(reg, rt, call, env, ended), sid, spec);
     entry = {
       session,
       bidirectional: spec.bidirectional,
@@ -156,40 +99,13 @@ export function createStreams(reg: CallRegistry): StreamsPart {
     const call = reg.getCall(rt.sid);
     const env = parts.envFor(rt, null);
     const sessionId = ctx.ids.mint("VX");
-    const session = openRelaySession(
-      {
-        scheduler,
-        clockMode: () => ctx.clock.mode,
-        now,
-        authToken: ctx.store.accounts.get(call.account_sid)?.auth_token ?? "",
-        call: {
-          accountSid: call.account_sid,
-          parentCallSid: call.parent_call_sid ?? "",
-          callSid: call.sid,
-          from: call.from,
-          to: call.to,
-          forwardedFrom: call.forwarded_from ?? "",
-          callerName: call.caller_name ?? "",
-          direction: call.direction,
-          callStatus: call.status.toUpperCase(),
-        },
-        timeline: (kind, detail) => note(rt, kind, detail),
-        alert: (code, message, level) => reg.alert(rt, code, message, level),
-        heard: (entry) => env.heard(entry),
-        cutHeard: (ms, said) => env.cutHeard(ms, said),
-        tts: (text, voice, language) => env.tts(text, voice, language),
-        listening: () => env.listening("Connect"),
-        talking: () => env.talking(),
-        ended: () => {
-          relays.delete(rt.sid);
-          scheduler.after(0, eventClass.continuation, `relay end ${rt.sid}`, () =>
-            parts.program.deliver(rt, { kind: "signal", name: "relay", detail: { sessionId } }, true),
-          );
-        },
-      },
-      sessionId,
-      spec,
-    );
+    const ended = () => {
+      relays.delete(rt.sid);
+      scheduler.after(0, eventClass.continuation, `relay end ${rt.sid}`, () =>
+        parts.program.deliver(rt, { kind: "signal", name: "relay", detail: { sessionId } }, true),
+      );
+    };
+    const session = openRelaySession(relaySessionHost(reg, rt, call, env, ended), sessionId, spec);
     relays.set(rt.sid, session);
     return {
       ...session,
@@ -218,11 +134,7 @@ export function createStreams(reg: CallRegistry): StreamsPart {
       return byCall.get(callSid)!.get(control.sid)!.record;
     },
     stop(callSid, sidOrName) {
-      const all = entries(callSid).filter((e) => !e.bidirectional);
-      const entry =
-        all.find((e) => e.record.sid === sidOrName) ??
-        all.find((e) => e.record.name === sidOrName && e.record.status === "in-progress") ??
-        all.find((e) => e.record.name === sidOrName);
+      const entry = findUnidirectional(entries(callSid), sidOrName);
       if (!entry) return undefined;
       stopEntry(entry);
       return entry.record;

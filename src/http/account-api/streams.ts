@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { errors } from "../../domain/errors.js";
 import type { StreamRecord } from "../../engine/calls/stream-records.js";
-import { socketUrl } from "../../engine/media-streams/stream-session.js";
+import { socketUrl } from "../../engine/media-streams/socket-url.js";
 import type { StreamSpec } from "../../markup/effects.js";
 import { rfc2822 } from "../format.js";
 import { twilioJson } from "../respond.js";

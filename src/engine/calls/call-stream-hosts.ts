@@ -1,0 +1,134 @@
+// What a call gives its media stream and ConversationRelay sessions: its audio, timeline, alerts, status callbacks and turns.
+import type { Call } from "../../domain/call.js";
+import type { StreamSpec, VerbEnv } from "../../markup/effects.js";
+import { callCookies } from "../callbacks/webhook-cookies.js";
+import { sendCallback } from "../context/engine-services.js";
+import type { RelaySessionHost } from "../media-streams/relay-state.js";
+import { framePayloads, sounding, speechFrame } from "../media-streams/stream-audio.js";
+import type { StreamEvent, StreamSessionHost } from "../media-streams/stream-state.js";
+import type { CallRegistry } from "./call-registry.js";
+import type { CallRuntime } from "./call-runtime.js";
+import { fullLengthMs, heardLengthMs, keepPlayed } from "./sandbox-speech.js";
+
+/** What the sandbox plays to the caller at `at`: the words of a <Say> (or the app's text), a tone for other sounds. */
+function outboundFrame(rt: CallRuntime, at: number): string {
+  for (let i = rt.heard.length - 1; i >= 0 && i >= rt.heard.length - 8; i--) {
+    const heard = rt.heard[i]!;
+    const end = heard.at + heardLengthMs(heard);
+    if (heard.at > at || at >= end) continue;
+    if ((heard.kind === "say" || heard.kind === "error-prompt") && heard.text) {
+      // Frames up to a cut carried the whole text at its full length, so they keep doing so until it.
+      return speechFrame(
+        { start: heard.at, end: heard.at + fullLengthMs(heard), text: heard.text },
+        "agent",
+        at,
+      );
+    }
+    return framePayloads.sound;
+  }
+  return framePayloads.silence;
+}
+
+/** A track's 20 ms from `at`: inbound the scripted caller's speech, outbound what the sandbox plays. */
+function trackFrame(rt: CallRuntime, track: "inbound" | "outbound", at: number): string {
+  if (track === "inbound") {
+    const said = sounding(rt.speech, at);
+    return said ? speechFrame(said, "caller", at) : framePayloads.silence;
+  }
+  return outboundFrame(rt, at);
+}
+
+/** The stream's statusCallback, if it has one: started, stopped or error. */
+function sendStreamStatus(
+  reg: CallRegistry,
+  call: Call,
+  spec: StreamSpec,
+  streamSid: string,
+  event: StreamEvent,
+  error: string | undefined,
+): void {
+  if (!spec.statusCallback) return;
+  sendCallback(reg.services, {
+    kind: "stream-status",
+    url: spec.statusCallback,
+    method: spec.statusCallbackMethod,
+    params: {
+      AccountSid: call.account_sid,
+      CallSid: call.sid,
+      StreamSid: streamSid,
+      StreamName: spec.name ?? streamSid,
+      StreamEvent: event,
+      ...(error !== undefined ? { StreamError: error } : {}),
+      Timestamp: new Date(reg.now()).toISOString(),
+    },
+    accountSid: call.account_sid,
+    callSid: call.sid,
+    orderingKey: call.parent_call_sid ?? call.sid,
+    cookies: callCookies(call.sid),
+  });
+}
+
+/** A media stream's host on the call `rt` (`call` its record, `env` its verbs' environment). */
+export function streamSessionHost(
+  reg: CallRegistry,
+  rt: CallRuntime,
+  call: Call,
+  env: VerbEnv,
+  ended: (streamSid: string) => void,
+): StreamSessionHost {
+  const { ctx, scheduler } = reg.services;
+  return {
+    scheduler,
+    clockMode: () => ctx.clock.mode,
+    now: reg.now,
+    accountSid: call.account_sid,
+    callSid: call.sid,
+    authToken: ctx.store.accounts.get(call.account_sid)?.auth_token ?? "",
+    callerSpeaking: (at) => sounding(rt.speech, at) !== undefined,
+    trackAudio: (track, at) => trackFrame(rt, track, at),
+    played: (at, audio) => keepPlayed(rt, at, audio),
+    timeline: (kind, detail) => reg.note(rt, kind, detail),
+    alert: (code, message, level) => reg.alert(rt, code, message, level),
+    listening: () => env.listening("Connect"),
+    talking: () => env.talking(),
+    statusCallback: (streamSpec, streamSid, event, error) =>
+      sendStreamStatus(reg, call, streamSpec, streamSid, event, error),
+    ended,
+  };
+}
+
+/** A ConversationRelay session's host on the call `rt` (`call` its record, `env` its verbs' environment). */
+export function relaySessionHost(
+  reg: CallRegistry,
+  rt: CallRuntime,
+  call: Call,
+  env: VerbEnv,
+  ended: () => void,
+): RelaySessionHost {
+  const { ctx, scheduler } = reg.services;
+  return {
+    scheduler,
+    clockMode: () => ctx.clock.mode,
+    now: reg.now,
+    authToken: ctx.store.accounts.get(call.account_sid)?.auth_token ?? "",
+    call: {
+      accountSid: call.account_sid,
+      parentCallSid: call.parent_call_sid ?? "",
+      callSid: call.sid,
+      from: call.from,
+      to: call.to,
+      forwardedFrom: call.forwarded_from ?? "",
+      callerName: call.caller_name ?? "",
+      direction: call.direction,
+      callStatus: call.status.toUpperCase(),
+    },
+    timeline: (kind, detail) => reg.note(rt, kind, detail),
+    alert: (code, message, level) => reg.alert(rt, code, message, level),
+    heard: (entry) => env.heard(entry),
+    cutHeard: (ms, said) => env.cutHeard(ms, said),
+    tts: (text, voice, language) => env.tts(text, voice, language),
+    listening: () => env.listening("Connect"),
+    talking: () => env.talking(),
+    ended,
+  };
+}

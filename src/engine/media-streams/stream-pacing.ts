@@ -1,0 +1,65 @@
+// A stream's pacing on the sandbox clock: one frame every 20 ms, carrying the call's audio out and playing the app's audio in.
+import { eventClass } from "../time/scheduler.js";
+import { playQueued } from "./stream-playback.js";
+import { frameMs, messages, trackNames } from "./stream-protocol.js";
+import { awaitStreamAnswer, lockstep, type StreamState, sendToApp, streamVirtual } from "./stream-state.js";
+
+/** Sent but unread bytes kept for a slow app; past this, media frames are dropped instead of piling up. */
+export const maxBufferedBytes = 1024 * 1024;
+
+/** Chunk `n` covers [20(n-1), 20n) ms of the stream; it leaves when its 20 ms have passed. */
+export function scheduleFrame(s: StreamState): void {
+  s.tick = s.host.scheduler.at(
+    s.startedAt + (s.chunk + 1) * frameMs,
+    eventClass.input,
+    `stream ${s.sid}`,
+    () => sendFrame(s),
+  );
+}
+
+/** The caller stopped speaking at this frame: the app's answer is awaited. */
+function followCaller(s: StreamState, at: number): void {
+  const callerSpeaking = s.host.callerSpeaking(at);
+  if (s.callerWasSpeaking && !callerSpeaking) awaitStreamAnswer(s);
+  s.callerWasSpeaking = callerSpeaking;
+}
+
+/** The app talks from the first frame its audio plays until a frame plays none of it. */
+function followApp(s: StreamState, playedBefore: number): void {
+  const { host } = s;
+  if (s.playedMs > playedBefore) {
+    if (!s.talking) {
+      s.talking = true;
+      host.scheduler.cancel(s.quiet);
+      s.quiet = null;
+      host.talking();
+    }
+    s.utteranceMs += s.playedMs - playedBefore;
+  } else if (s.talking) {
+    s.talking = false;
+    host.timeline("stream.played", { sid: s.sid, ms: s.utteranceMs });
+    s.utteranceMs = 0;
+    host.listening();
+  }
+}
+
+/** The next 20 ms: the tracks' media out (unless the app is too slow to read), the app's audio played, the next frame scheduled. */
+function sendFrame(s: StreamState): Promise<void> | undefined {
+  s.tick = null;
+  const { socket, host, sid } = s;
+  if (s.state !== "open" || !socket) return undefined;
+  s.chunk++;
+  const at = s.startedAt + (s.chunk - 1) * frameMs;
+  followCaller(s, at);
+  if (socket.bufferedAmount > maxBufferedBytes) s.droppedFrames++;
+  else {
+    for (const track of trackNames(s.spec.track)) {
+      sendToApp(s, messages.media(++s.sequence, sid, track, s.chunk, host.trackAudio(track, at)));
+    }
+  }
+  const before = s.playedMs;
+  playQueued(s, frameMs, at);
+  followApp(s, before);
+  scheduleFrame(s);
+  return streamVirtual(s) ? lockstep(s) : undefined;
+}

@@ -1,0 +1,164 @@
+// A media stream's state and what the engine gives it, with the steps every part of the session shares: send, refuse, fail, finish.
+import type { StreamSpec } from "../../markup/effects.js";
+import type { ClockMode } from "../time/clock.js";
+import { type EventHandle, eventClass, type Scheduler } from "../time/scheduler.js";
+import { quietAgentMs } from "./agent-turns.js";
+import type { AppSocket } from "./app-socket.js";
+
+export type StreamEvent = "stream-started" | "stream-stopped" | "stream-error";
+
+/** What a session needs from the engine; every call into it happens inside a scheduler event or a socket event. */
+export interface StreamSessionHost {
+  readonly scheduler: Scheduler;
+  clockMode(): ClockMode;
+  now(): number;
+  readonly accountSid: string;
+  readonly callSid: string;
+  /** Signs the upgrade request (X-Twilio-Signature). */
+  readonly authToken: string;
+  /** True while the caller speaks at `at` (when they stop, the app's answer is awaited). */
+  callerSpeaking(at: number): boolean;
+  /**
+   * The 20 ms of a track from `at`, base64 mu-law: inbound the caller's speech, outbound what the sandbox
+   * plays to the caller (<Say>, <Play>, digits).
+   */
+  trackAudio(track: "inbound" | "outbound", at: number): string;
+  /** The app's audio that played to the caller from `at` (mu-law, 8 bytes a millisecond): recordings keep it. */
+  played(at: number, audio: Uint8Array): void;
+  timeline(kind: string, detail?: Record<string, unknown>): void;
+  alert(code: number, message: string, level?: "error" | "warning"): void;
+  statusCallback(spec: StreamSpec, sid: string, event: StreamEvent, error?: string): void;
+  /** A bidirectional stream's app stopped playing audio (or has not started): the caller's next untimed step answers it. */
+  listening(): void;
+  /** The app's audio starts playing to the caller. */
+  talking(): void;
+  /** The stream is over (closed by either side, or never opened): the verb waiting on it moves on. */
+  ended(sid: string): void;
+}
+
+type State = "connecting" | "open" | "stopping" | "ended";
+export type Queued = { kind: "audio"; ms: number } | { kind: "mark"; name: string };
+
+/** One stream's state: what the session's named steps share. */
+export interface StreamState {
+  readonly host: StreamSessionHost;
+  readonly sid: string;
+  readonly spec: StreamSpec;
+  state: State;
+  socket: AppSocket | null;
+  sequence: number;
+  chunk: number;
+  startedAt: number;
+  tick: EventHandle | null;
+  readonly playback: Queued[];
+  /** The app's queued audio bytes, in step with the queue's milliseconds (8 bytes each); `audioHead` is read so far. */
+  readonly audio: Uint8Array[];
+  audioHead: number;
+  queuedAudioBytes: number;
+  playedMs: number;
+  marksEchoed: number;
+  droppedFrames: number;
+  refused: number;
+  /** The app's audio is playing now, and how much of it has played since it started (one utterance). */
+  talking: boolean;
+  utteranceMs: number;
+  /** The caller was speaking at the last frame; a turn of theirs arms `quiet` (see agent-turns.ts). */
+  callerWasSpeaking: boolean;
+  quiet: EventHandle | null;
+  /** Message kinds sent to and taken from the app, in the order each first went (for expectations). */
+  readonly sent: Set<string>;
+  readonly received: Set<string>;
+  endedBy: "app" | "call" | "error";
+}
+
+export function newStreamState(host: StreamSessionHost, sid: string, spec: StreamSpec): StreamState {
+  return {
+    host,
+    sid,
+    spec,
+    state: "connecting",
+    socket: null,
+    sequence: 0,
+    chunk: 0,
+    startedAt: 0,
+    tick: null,
+    playback: [],
+    audio: [],
+    audioHead: 0,
+    queuedAudioBytes: 0,
+    playedMs: 0,
+    marksEchoed: 0,
+    droppedFrames: 0,
+    refused: 0,
+    talking: false,
+    utteranceMs: 0,
+    callerWasSpeaking: false,
+    quiet: null,
+    sent: new Set<string>(),
+    received: new Set<string>(),
+    endedBy: "call",
+  };
+}
+
+export const streamVirtual = (s: StreamState) => s.host.clockMode() === "virtual";
+
+export function sendToApp(s: StreamState, message: { event: string }): void {
+  s.sent.add(message.event);
+  s.socket?.send(message);
+}
+
+/** Virtual clock: the app has read everything sent so far (see app-socket.ts). */
+export const lockstep = (s: StreamState): Promise<void> => s.socket?.caughtUp() ?? Promise.resolve();
+
+/** The caller's turn ended: if the app plays nothing for a while, the caller may go on. */
+export function awaitStreamAnswer(s: StreamState): void {
+  if (!s.spec.bidirectional) return;
+  const { scheduler } = s.host;
+  scheduler.cancel(s.quiet);
+  s.quiet = scheduler.after(quietAgentMs, eventClass.timer, `stream quiet ${s.sid}`, () => {
+    s.quiet = null;
+    if (s.state === "open" && !s.talking) s.host.listening();
+  });
+}
+
+/** A message Twilio would not take: warning 31951 once per stream (as Twilio sends it), the rest only counted. */
+export function refuseStreamMessage(s: StreamState, reason: string): void {
+  s.refused++;
+  if (s.refused === 1) {
+    s.host.alert(31951, `Stream - Protocol - Invalid Message: ${reason} (${s.spec.url})`, "warning");
+  }
+}
+
+/** `notify`: the verb waiting on the stream hears of it (not when the verb itself stopped the stream). */
+export function finishStream(s: StreamState, notify = true): void {
+  if (s.state === "ended") return;
+  const { host, sid } = s;
+  s.state = "ended";
+  host.scheduler.cancel(s.tick);
+  host.scheduler.cancel(s.quiet);
+  s.tick = null;
+  if (s.talking) host.timeline("stream.played", { sid, ms: s.utteranceMs });
+  host.timeline("stream.ended", {
+    sid,
+    url: s.spec.url,
+    chunks: s.chunk,
+    playedMs: s.playedMs,
+    marks: s.marksEchoed,
+    droppedFrames: s.droppedFrames,
+    refused: s.refused,
+    endedBy: s.endedBy,
+    sent: [...s.sent],
+    received: [...s.received],
+  });
+  if (notify) host.ended(sid);
+}
+
+/** The stream could not start or broke: an alert, the stream-error callback, and the end. */
+export function failStream(s: StreamState, code: number, message: string): void {
+  if (s.state === "ended") return;
+  s.endedBy = "error";
+  s.host.alert(code, `${message} (${s.spec.url})`);
+  s.host.statusCallback(s.spec, s.sid, "stream-error", message);
+  s.socket?.terminate();
+  finishStream(s);
+}
