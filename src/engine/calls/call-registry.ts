@@ -149,6 +149,8 @@ export interface CallRegistry {
   noteOn(sid: string, kind: string, detail?: Record<string, unknown>): void;
   /** An alert (Twilio's debugger): kept for `alerts()`, in the timeline, and as an event. */
   alert(rt: CallRuntime, code: number, message: string, level?: "error" | "warning"): void;
+  /** A new token for a markup request out on the real clock (a later answer with another token is ignored). */
+  nextFetchToken(): number;
   /** Schedules `task` for the call; dropped when ringing ends or the call ends. */
   timer(rt: CallRuntime, at: number, cls: EventClass, label: string, task: () => void | Promise<void>): void;
   /** Adds an alert, dropping the oldest beyond `alertsKept`. */
@@ -181,6 +183,8 @@ export function createCallRegistry(
   const alertsByCall = new Map<string, Alert[]>();
   /** The finished calls whose runtime is kept; the ring checks the bound, as the request journal's checks its own. */
   const finished = new NewestRing<string>(finishedCallsKept, "finishedCallsKept");
+  /** Markup requests sent on the real clock, ever: each one's token. */
+  let fetches = 0;
   const note: CallRegistry["note"] = (rt, kind, detail = {}) => {
     rt.timeline.push({ at: now(), kind, detail });
   };
@@ -233,6 +237,7 @@ export function createCallRegistry(
         );
       }
     },
+    nextFetchToken: () => ++fetches,
     timer(rt, at, cls, label, task) {
       rt.timers.push(scheduler.at(at, cls, `${label} ${rt.sid}`, task));
     },
