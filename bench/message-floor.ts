@@ -49,7 +49,7 @@ const messagePost = request(
 );
 /**
  * How many messages come between a message's steps: the server at ~6,000 a second (this machine's sustained
- * POST rate) sends one 500 ms and delivers it 2.5 s after it is made (message-lifecycle.ts).
+ * POST rate) sends one 500 ms and delivers it 2.5 s after it is made (message-delivery.ts).
  */
 const sentLag = 3_000;
 const deliveredLag = 15_000;

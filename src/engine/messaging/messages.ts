@@ -1,4 +1,4 @@
-// Messages as records: sending (queued or scheduled), redacting, canceling and deleting; message-lifecycle.ts delivers them.
+// Messages as records: sending (queued or scheduled), redacting, canceling and deleting; message-delivery.ts delivers them.
 import { errors } from "../../domain/errors.js";
 import type { Message, MessageDirection, MessageStatus } from "../../domain/message.js";
 import { twilioMissingWording } from "../../domain/twilio-wording.js";

@@ -10,7 +10,7 @@ import {
   deleteQueue,
   updateQueue,
   waitSeconds,
-} from "../../engine/rooms/queues.js";
+} from "../../engine/rooms/queue-records.js";
 import { rfc2822 } from "../format.js";
 import { noContent, twilioJson } from "../respond.js";
 import { defineRoute, type RouteServices } from "../route.js";

@@ -1,0 +1,90 @@
+// A message's status changes: the record moves (billed once sent), its event is kept, its status callback posted.
+import type { Message, MessageStatus } from "../../domain/message.js";
+import { billMessage } from "../billing/billing.js";
+import { apiVersion } from "../callbacks/voice-params.js";
+import { type EngineServices, sendCallback } from "../context/engine-services.js";
+import { recordEvent } from "../context/events.js";
+
+/** The messages under way, held between events (the set is replaced on reset). */
+export interface MessageFlights {
+  services: EngineServices;
+  /** Messages whose delivery is under way: a second start of one does nothing. Each leaves when it settles. */
+  started: Set<string>;
+}
+
+/** The message is no longer under way (null: the step that found it so stops there). */
+export const settleMessage = (flights: MessageFlights, sid: string) => {
+  flights.started.delete(sid);
+  return null;
+};
+
+/** "YYMMDDhhmm" in UTC, Twilio's RawDlrDoneDate. */
+function dlrDate(ms: number): string {
+  const d = new Date(ms);
+  const p = (n: number) => String(n).padStart(2, "0");
+  return `${p(d.getUTCFullYear() % 100)}${p(d.getUTCMonth() + 1)}${p(d.getUTCDate())}${p(d.getUTCHours())}${p(d.getUTCMinutes())}`;
+}
+
+/**
+ * Moves the message to `status` (a final one settles it); null when it is gone or was canceled meanwhile.
+ * Twilio sends no callback for the initial status, one for each change after it.
+ */
+export function moveMessage(
+  flights: MessageFlights,
+  sid: string,
+  status: MessageStatus,
+  error?: { code: number; text: string },
+): Message | null {
+  const { ctx } = flights.services;
+  const current = ctx.store.messages.get(sid);
+  if (!current || current.status === "canceled") return settleMessage(flights, sid);
+  if (status === "failed" || status === "delivered" || status === "undelivered") settleMessage(flights, sid);
+  const message = ctx.store.transact(() => {
+    const changes: Partial<Message> = { status, updated_at: ctx.clock.now() };
+    if (status === "sent") {
+      changes.date_sent = ctx.clock.now();
+      changes.price = billMessage(ctx, current);
+    }
+    if (error) {
+      changes.error_code = error.code;
+      changes.error_message = error.text;
+    }
+    const saved = ctx.store.messages.replace({ ...current, ...changes });
+    recordEvent(ctx, `message.${status}`, saved.account_sid, "message", saved);
+    return saved;
+  });
+  sendStatusCallback(flights.services, message, status, error);
+  return message;
+}
+
+/** Posts the change to the message's StatusCallback, if it has one (RawDlrDoneDate once the handset answered). */
+function sendStatusCallback(
+  services: EngineServices,
+  message: Message,
+  status: MessageStatus,
+  error: { code: number; text: string } | undefined,
+) {
+  if (!message.status_callback) return;
+  const params: Record<string, string> = {
+    AccountSid: message.account_sid,
+    ApiVersion: apiVersion,
+    From: message.from,
+    MessageSid: message.sid,
+    MessageStatus: status,
+    SmsSid: message.sid,
+    SmsStatus: status,
+    To: message.to,
+  };
+  if (error) params.ErrorCode = String(error.code);
+  if (status === "delivered" || status === "undelivered")
+    params.RawDlrDoneDate = dlrDate(services.ctx.clock.now());
+  sendCallback(services, {
+    kind: "message-status",
+    url: message.status_callback,
+    method: message.status_callback_method,
+    params,
+    accountSid: message.account_sid,
+    messageSid: message.sid,
+    orderingKey: message.sid,
+  });
+}

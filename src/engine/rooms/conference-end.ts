@@ -1,0 +1,51 @@
+// Where a conference ends: every participant is taken out, the recording finished, the record completed.
+import type { Conference, ConferenceEndReason, Participant } from "../../domain/conference.js";
+import { participantId } from "../../domain/conference.js";
+import { recordEvent } from "../context/events.js";
+import { conferenceCallback, participantParams } from "./conference-callbacks.js";
+import { finishConferenceRecording } from "./conference-recording.js";
+import { type ConferenceState, nowOf, openStay, participantsOf, saveConference } from "./conference-room.js";
+
+/** Takes one participant out of the room: its record goes, its stay closes, it stands "out". */
+export function removeParticipant(state: ConferenceState, p: Participant, conference: Conference) {
+  state.links.services.ctx.store.participants.delete(participantId(p));
+  const stay = openStay(state, conference.sid, p.call_sid);
+  if (stay) stay.to = nowOf(state);
+  state.standing.set(p.call_sid, { conferenceSid: conference.sid, state: "out" });
+  state.links.note(p.call_sid, "conference.leave", { sid: conference.sid });
+  conferenceCallback(state, conference, "participant-leave", participantParams(p));
+}
+
+/** The conference completes for `reason`; every participant's call moves on past its Dial. */
+export function endConference(
+  state: ConferenceState,
+  conference: Conference,
+  reason: ConferenceEndReason,
+  endingCallSid: string | null,
+): Conference {
+  for (const p of participantsOf(state, conference.sid)) {
+    removeParticipant(state, p, conference);
+    state.links.signal(p.call_sid);
+  }
+  const at = nowOf(state);
+  finishConferenceRecording(state, conference, at);
+  const ended = saveConference(state, conference, {
+    status: "completed",
+    reason_conference_ended: reason,
+    call_sid_ending_conference: endingCallSid,
+    ended_at: at,
+  });
+  recordEvent(state.links.services.ctx, "conference.ended", ended.account_sid, "conference", ended);
+  const extra: Record<string, string> = { ReasonConferenceEnded: reason };
+  if (endingCallSid) extra.CallSidEndingConference = endingCallSid;
+  conferenceCallback(state, ended, "conference-end", extra);
+  return ended;
+}
+
+/** Status=completed through the API (a completed conference stays as it is). */
+export function endConferenceViaApi(state: ConferenceState, conference: Conference): Conference {
+  if (conference.status === "completed") return conference;
+  return state.links.services.ctx.store.transact(() =>
+    endConference(state, conference, "conference-ended-via-api", null),
+  );
+}

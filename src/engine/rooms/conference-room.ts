@@ -1,0 +1,85 @@
+// A conference room's state beside its record: who stands where, each caller's stays, and the small shared helpers.
+import type { Conference } from "../../domain/conference.js";
+import type { Recording, SpeechSpan } from "../../domain/recording.js";
+import type { HeardEntry } from "../../markup/effects.js";
+import type { EngineServices } from "../context/engine-services.js";
+import type { Utterance } from "../speech/utterance.js";
+
+/** What the conference room needs from the call engine. */
+export interface ConferenceLinks {
+  services: EngineServices;
+  /** Wakes the call's program (a `signal` named "conference"): it re-reads its state. */
+  signal(callSid: string): void;
+  speechOf(callSid: string): Utterance[];
+  heard(callSid: string, entry: Omit<HeardEntry, "at">): void;
+  note(callSid: string, kind: string, detail?: Record<string, unknown>): void;
+  /** Completes a recording with its speech (and starts the account's default transcription). */
+  finishRecording(sid: string, endAt: number, speech: SpeechSpan[]): Recording;
+}
+
+export interface Presence {
+  callSid: string;
+  /**
+   * What the caller says, as it says it (the call's own list, held here rather than looked up by sid: a
+   * finished call's runtime may be dropped while the room's recording still runs).
+   */
+  speech: Utterance[];
+  from: number;
+  to: number | null;
+  /** Stretches when the caller was muted or on hold: nothing it said then reaches the room. */
+  silenced: { from: number; to: number | null }[];
+}
+
+export interface RoomRuntime {
+  /** SequenceNumber of the next status callback of this conference. */
+  sequence: number;
+  maxParticipants: number;
+  /** Every stay of every call in the room, in join order (the recording's speech comes from these). */
+  presence: Presence[];
+}
+
+/** Where a call stands in its conference; "out" once released or kicked (until its Dial moves on). */
+export interface Standing {
+  conferenceSid: string;
+  state: "waiting" | "live" | "out";
+}
+
+/** The conferences' state held between events (both maps are replaced on reset). */
+export interface ConferenceState {
+  links: ConferenceLinks;
+  rooms: Map<string, RoomRuntime>;
+  standing: Map<string, Standing>;
+}
+
+export const nowOf = (state: ConferenceState) => state.links.services.ctx.clock.now();
+
+export function roomOf(state: ConferenceState, sid: string): RoomRuntime {
+  let room = state.rooms.get(sid);
+  if (!room) {
+    room = { sequence: 1, maxParticipants: 250, presence: [] };
+    state.rooms.set(sid, room);
+  }
+  return room;
+}
+
+export const participantsOf = (state: ConferenceState, conferenceSid: string) =>
+  state.links.services.ctx.store.participants.where("conference", conferenceSid);
+
+export const findParticipant = (state: ConferenceState, callSid: string) =>
+  state.links.services.ctx.store.participants.findOne("call", callSid);
+
+/** The caller's open stay in the room (the one it has not left yet). */
+export const openStay = (state: ConferenceState, conferenceSid: string, callSid: string) =>
+  roomOf(state, conferenceSid).presence.find((s) => s.callSid === callSid && s.to === null);
+
+export const saveConference = (state: ConferenceState, conference: Conference, change: Partial<Conference>) =>
+  state.links.services.ctx.store.conferences.replace({ ...conference, ...change, updated_at: nowOf(state) });
+
+/** Every live participant but `except` hears a beep (someone entered or left). */
+export function beepOthers(state: ConferenceState, conferenceSid: string, except: string) {
+  for (const other of participantsOf(state, conferenceSid)) {
+    if (other.call_sid !== except && state.standing.get(other.call_sid)?.state === "live") {
+      state.links.heard(other.call_sid, { kind: "beep" });
+    }
+  }
+}
