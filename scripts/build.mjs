@@ -23,8 +23,8 @@ const entryPoints = {
   "inspector/index": "src/inspector/index.ts",
   "server/healthcheck": "src/server/healthcheck.ts",
   sandbox: "src/sandbox.ts",
-  "engine/events": "src/engine/context/events.ts",
-  "engine/recording-audio": "src/engine/recordings/recording-audio.ts",
+  "engine/context/events": "src/engine/context/events.ts",
+  "engine/recordings/recording-audio": "src/engine/recordings/recording-audio.ts",
   "engine/speech/speech-audio": "src/engine/speech/speech-audio.ts",
   "server/persistence/data-dir": "src/server/persistence/data-dir.ts",
 };
