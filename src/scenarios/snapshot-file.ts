@@ -1,6 +1,7 @@
 // Timeline snapshots beside a scenario file: written on the first run, compared after, rewritten on request.
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { createTwoFilesPatch } from "diff";
+import { FileReadError, readBoundedText } from "../fixtures/bounded-read.js";
 
 /** What to do with a scenario's snapshot file: compare (writing it when missing), or rewrite it. */
 export type SnapshotMode = "compare" | "update";
@@ -23,11 +24,15 @@ export function checkSnapshot(
 ): SnapshotOutcome {
   const file = snapshotPathOf(scenarioFile);
   const text = header(name) + timeline;
-  if (!existsSync(file)) {
+  let saved: string;
+  try {
+    saved = readBoundedText(file);
+  } catch (error) {
+    if (!(error instanceof FileReadError)) throw error;
+    if (error.code !== "ENOENT") throw new Error(`cannot read the snapshot file ${file} (${error.reason})`);
     writeFileSync(file, text);
     return { status: "written", file };
   }
-  const saved = readFileSync(file, "utf8");
   if (saved === text) return { status: "matched", file };
   if (mode === "update") {
     writeFileSync(file, text);
