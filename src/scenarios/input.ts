@@ -1,5 +1,11 @@
 // Turns what a caller hands over (a file path, YAML text, an object, a loaded scenario) into a loaded scenario.
-import { type LoadedScenario, loadScenarioFile, parseScenario, scenarioFromObject } from "./load.js";
+import {
+  type LoadedScenario,
+  loadScenarioFile,
+  parseRequestScenario,
+  parseScenario,
+  scenarioFromObject,
+} from "./load.js";
 import type { ScenarioInput } from "./schema.js";
 
 /** A scenario file path, YAML text (anything with a line break), a scenario object, or one already loaded. */
@@ -17,7 +23,10 @@ export function loadScenario(source: ScenarioSource, label?: string): LoadedScen
   return scenarioFromObject(source, label ?? "<inline>");
 }
 
-/** Scenario YAML from a request body or a string that is never a path. */
+/**
+ * Scenario YAML from a request body: never a path, and it may name no file (fixtures inline or `default`);
+ * its `snapshot: true` gives the timeline in the result and touches no file.
+ */
 export function parseScenarioText(text: string, label = "<request body>"): LoadedScenario {
-  return parseScenario(text, label);
+  return parseRequestScenario(text, label);
 }

@@ -1,7 +1,7 @@
 // Loads scenarios from YAML files (or plain objects): zod-validated, cross-checked, every error located.
-import { existsSync, readFileSync } from "node:fs";
-import { dirname, isAbsolute, resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import type { z } from "zod";
+import { FileReadError, readBoundedText } from "../fixtures/bounded-read.js";
 import {
   dottedPath,
   readYaml,
@@ -10,6 +10,7 @@ import {
   type SourceProblem,
   type YamlSource,
 } from "../fixtures/yaml-source.js";
+import { fixtureProblems, type ScenarioOrigin } from "./fixture-source.js";
 import { checkInlineMarkup } from "./inline-markup.js";
 import { checkReferences } from "./references.js";
 import { type Scenario, scenarioSchema } from "./schema.js";
@@ -30,6 +31,8 @@ export interface LoadedScenario {
   dir: string;
   /** Where a value of the scenario is written, when it came from YAML. */
   positionOf(path: readonly (string | number)[]): SourcePosition | null;
+  /** A file, a program's text or object, or a request body (which names no file: fixtures inline only). */
+  origin: ScenarioOrigin;
 }
 
 function located(
@@ -37,34 +40,53 @@ function located(
   file: string,
   dir: string,
   positionOf: LoadedScenario["positionOf"],
+  origin: ScenarioOrigin,
 ): LoadedScenario {
-  const problems = [...checkReferences(scenario), ...checkInlineMarkup(scenario)].map((p) => ({
+  const found = [...checkReferences(scenario), ...checkInlineMarkup(scenario)];
+  found.push(...fixtureProblems(scenario, dir, origin));
+  const problems = found.map((p) => ({
     position: positionOf(p.path) ?? { file, line: 0, column: 0 },
     path: dottedPath(p.path),
     message: p.message,
   }));
-  const fixtures = scenario.fixtures;
-  if (fixtures !== undefined && fixtures !== "default" && fixtures !== "empty") {
-    const path = isAbsolute(fixtures) ? fixtures : resolve(dir, fixtures);
-    if (!existsSync(path))
-      problems.push({
-        position: positionOf(["fixtures"]) ?? { file, line: 0, column: 0 },
-        path: "fixtures",
-        message: `no fixture file at ${path} (give default, empty, or a path relative to the scenario)`,
-      });
-  }
   if (problems.length > 0) throw new ScenarioLoadError(problems);
-  return { scenario, file, dir, positionOf };
+  return { scenario, file, dir, positionOf, origin };
+}
+
+type Issue = z.core.$ZodIssue;
+
+/**
+ * The issues to report: a union that failed without a message of its own (fixtures: a name or the fixtures
+ * inline) reports the issues of the one alternative the value was of the type of, each at its own path.
+ */
+function reportedIssues(issues: readonly Issue[]): Issue[] {
+  return issues.flatMap((issue) => {
+    if (issue.code !== "invalid_union" || issue.message !== "Invalid input") return [issue];
+    const typed = issue.errors.filter(
+      (option) => !option.every((i) => i.code === "invalid_type" && i.path.length === 0),
+    );
+    if (typed.length !== 1) return [issue];
+    return reportedIssues(typed[0]!.map((i) => ({ ...i, path: [...issue.path, ...i.path] }) as Issue));
+  });
 }
 
 /** A zod issue's path; an unknown key points at the key's own value, where the typo is written. */
-const issuePath = (issue: z.core.$ZodIssue): PropertyKey[] =>
+const issuePath = (issue: Issue): PropertyKey[] =>
   issue.code === "unrecognized_keys" && issue.keys.length === 1
     ? [...issue.path, issue.keys[0]!]
     : issue.path;
 
-/** Parses scenario YAML; `file` names it in errors and anchors relative paths. */
+/** Parses scenario YAML; `file` names it in errors and anchors relative paths (fixture files). */
 export function parseScenario(text: string, file = "<scenario>", dir = process.cwd()): LoadedScenario {
+  return parseScenarioFrom(text, file, dir, "program");
+}
+
+/** Scenario YAML a request carried: it may name no file (`fixtures` inline or `default` only). */
+export function parseRequestScenario(text: string, label = "<request body>"): LoadedScenario {
+  return parseScenarioFrom(text, label, process.cwd(), "request");
+}
+
+function parseScenarioFrom(text: string, file: string, dir: string, origin: ScenarioOrigin): LoadedScenario {
   let source: YamlSource;
   try {
     source = readYaml(text, file);
@@ -75,28 +97,29 @@ export function parseScenario(text: string, file = "<scenario>", dir = process.c
   const result = scenarioSchema.safeParse(source.value ?? {});
   if (!result.success)
     throw new ScenarioLoadError(
-      result.error.issues.map((issue) => {
+      reportedIssues(result.error.issues).map((issue) => {
         const path = issuePath(issue);
         return { position: source.positionOf(path), path: dottedPath(issue.path), message: issue.message };
       }),
     );
-  return located(result.data, file, dir, (path) => source.positionOf(path));
+  return located(result.data, file, dir, (path) => source.positionOf(path), origin);
 }
 
 export function loadScenarioFile(path: string): LoadedScenario {
   let text: string;
   try {
-    text = readFileSync(path, "utf8");
+    text = readBoundedText(path);
   } catch (error) {
+    if (!(error instanceof FileReadError)) throw error;
     throw new ScenarioLoadError([
       {
         position: { file: path, line: 0, column: 0 },
         path: "",
-        message: `cannot read the scenario file (${(error as NodeJS.ErrnoException).code ?? "error"})`,
+        message: `cannot read the scenario file (${error.reason})`,
       },
     ]);
   }
-  return parseScenario(text, path, dirname(resolve(path)));
+  return parseScenarioFrom(text, path, dirname(resolve(path)), "file");
 }
 
 /** A scenario given as a plain object (already parsed YAML or JSON). */
@@ -104,12 +127,12 @@ export function scenarioFromObject(value: unknown, label = "<inline>", dir = pro
   const result = scenarioSchema.safeParse(value);
   if (!result.success) {
     throw new ScenarioLoadError(
-      result.error.issues.map((issue) => ({
+      reportedIssues(result.error.issues).map((issue) => ({
         position: { file: label, line: 0, column: 0 },
         path: dottedPath(issue.path),
         message: issue.message,
       })),
     );
   }
-  return located(result.data, label, dir, () => null);
+  return located(result.data, label, dir, () => null, "program");
 }

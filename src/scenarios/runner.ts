@@ -1,13 +1,11 @@
 // Plays a scenario in a fresh sandbox on the virtual clock: sets up, runs its steps in time order, checks expectations.
-import { existsSync } from "node:fs";
-import { isAbsolute, resolve } from "node:path";
 import { startStopwatch } from "../engine/time/clock.js";
-import { defaultFixturesPath } from "../package-files.js";
 import { createApiClient } from "./api-client.js";
 import { resolveApps } from "./apps.js";
 import { checkHeardSteps, checkUnplayedSteps } from "./caller-step-checks.js";
 import { checkExpectation, checkUnexpectedAlerts } from "./expectations/check.js";
 import type { CheckContext } from "./expectations/context.js";
+import { type ScenarioFixtures, scenarioFixtures } from "./fixture-source.js";
 import { createHandlerHost, type HandlerHost, scenarioBaseUrl } from "./handler-host.js";
 import type { LoadedScenario } from "./load.js";
 import { createObserver, type Observer } from "./observe.js";
@@ -21,8 +19,8 @@ import { timelineSnapshot } from "./timeline-snapshot.js";
 import { setUpWorld, type World } from "./world.js";
 
 export interface SandboxRecipe {
-  /** A fixture file path, `false` for none, or undefined for the owner's own fixtures. */
-  fixtures: string | false | undefined;
+  /** A fixture file path, fixtures as data, `false` for none, or undefined for the owner's own fixtures. */
+  fixtures: ScenarioFixtures;
   seed: number | string;
 }
 
@@ -65,15 +63,6 @@ export interface RunScenarioOptions {
   live?: boolean | undefined;
 }
 
-function fixturesOf(loaded: LoadedScenario): SandboxRecipe["fixtures"] {
-  const fixtures = loaded.scenario.fixtures;
-  if (fixtures === undefined) return undefined;
-  // The packaged fixtures: createSandboxCore knows this path and reads the build's parsed copy.
-  if (fixtures === "default") return defaultFixturesPath;
-  if (fixtures === "empty") return false;
-  return isAbsolute(fixtures) ? fixtures : resolve(loaded.dir, fixtures);
-}
-
 /** The scenario's timeline, compared with (or written to) the snapshot beside its file; a change is a failure. */
 function takeSnapshot(
   loaded: LoadedScenario,
@@ -85,13 +74,22 @@ function takeSnapshot(
 ): Pick<ScenarioResult, "timeline" | "snapshot"> {
   const timeline = timelineSnapshot(core, observer, host);
   const mode = options.snapshots ?? "compare";
-  // A scenario that came from text or an object has no file to keep a snapshot beside.
-  if (mode === "off" || !existsSync(loaded.file)) return { timeline };
-  const outcome = checkSnapshot(loaded.file, loaded.scenario.name, timeline, mode);
-  if (outcome.status === "differs") {
-    const position = loaded.positionOf(["snapshot"]);
+  // A scenario that came from text, an object or a request body has no file to keep a snapshot beside.
+  if (mode === "off" || loaded.origin !== "file") return { timeline };
+  let outcome: ReturnType<typeof checkSnapshot>;
+  try {
+    outcome = checkSnapshot(loaded.file, loaded.scenario.name, timeline, mode);
+  } catch (error) {
     failures.push({
-      where: position ? `${position.file}:${position.line}:${position.column}` : null,
+      where: whereOf(loaded, ["snapshot"]),
+      path: "snapshot",
+      message: (error as Error).message,
+    });
+    return { timeline };
+  }
+  if (outcome.status === "differs") {
+    failures.push({
+      where: whereOf(loaded, ["snapshot"]),
       path: "snapshot",
       message: `the timeline differs from ${outcome.file} (- saved, + this run); if the change is right, run again with --update-snapshots`,
       diff: outcome.diff,
@@ -100,16 +98,15 @@ function takeSnapshot(
   return { timeline, snapshot: { status: outcome.status, file: outcome.file } };
 }
 
-/** Where a path of the scenario is written, as `file:line:col`, for the expectation checks. */
+/** Where a path of the scenario is written, as `file:line:col`. */
+function whereOf(loaded: LoadedScenario, path: readonly (string | number)[]): string | null {
+  const p = loaded.positionOf(path);
+  return p ? `${p.file}:${p.line}:${p.column}` : null;
+}
+
+/** The expectation checks' view of the played sandbox, locating what they report. */
 function checkContextOf(loaded: LoadedScenario, observer: Observer, host: HandlerHost): CheckContext {
-  return {
-    observer,
-    host,
-    where(path) {
-      const p = loaded.positionOf(path);
-      return p ? `${p.file}:${p.line}:${p.column}` : null;
-    },
-  };
+  return { observer, host, where: (path) => whereOf(loaded, path) };
 }
 
 /**
@@ -194,7 +191,13 @@ export async function playScenario(
       wallMs: stopwatch(),
     };
 
-  const core = options.createSandbox({ fixtures: fixturesOf(loaded), seed });
+  let core: PlayedSandbox;
+  try {
+    core = options.createSandbox({ fixtures: scenarioFixtures(scenario, loaded.dir, loaded.origin), seed });
+  } catch (error) {
+    // A fixture file that cannot be read or does not validate, or fixtures the sandbox refuses.
+    return { ...base, status: "error", error: `fixtures: ${(error as Error).message}`, wallMs: stopwatch() };
+  }
   const host = createHandlerHost(scenario, options.target, apps.urls);
   const unregister = core.webhooks.register(`${scenarioBaseUrl}/`, (request) => host.answer(request));
   const api = createApiClient(core);

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { partyBehaviourSchema } from "../engine/calls/party-behaviour.js";
 import { durationField } from "../engine/time/duration.js";
+import { fixtureFileSchema } from "../fixtures/schema.js";
 import { expectationSchema } from "./schema/expectations.js";
 import { appNameField, callIdField, webSocketUrlField } from "./schema/fields.js";
 import {
@@ -58,10 +59,11 @@ export const scenarioSchema = z.strictObject({
     .optional()
     .describe("Seed for ids (default 1); --seed overrides it."),
   fixtures: z
-    .string()
-    .min(1)
+    .union([z.string().min(1), fixtureFileSchema])
     .optional()
-    .describe("`default` (the packaged fixtures), `empty`, or a fixture file path relative to this file."),
+    .describe(
+      "`default` (the packaged fixtures), the fixtures inline (carrier, accounts, phone_numbers, rates), or a fixture file path relative to this file (not in a scenario sent over HTTP).",
+    ),
   needs_target: z
     .boolean()
     .optional()
