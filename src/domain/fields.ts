@@ -32,6 +32,14 @@ export const instant = z.number().int();
 export const httpMethod = z.enum(["GET", "POST"]);
 
 /**
+ * An absolute http(s) URL, the one kind of URL the sandbox keeps where a browser may follow it (handlers,
+ * callbacks, media): `javascript:`, `data:`, `file:` and every other scheme are refused.
+ */
+export const httpUrl = z.lazy(() =>
+  z.url({ protocol: /^https?$/, error: "must be an absolute http or https URL" }),
+);
+
+/**
  * A schema transform that reads a value with `parse`, a function that throws an Error saying what is wrong (the
  * same function a command-line option uses): its message becomes the field's issue.
  */

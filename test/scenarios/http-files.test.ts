@@ -104,6 +104,44 @@ describe.each(doorNames)("scenarios over HTTP name no file (%s)", (door) => {
     }
   });
 
+  it("every URL a scenario gives keeps to its scheme: http(s) or a handler path, ws(s) for apps", async () => {
+    const hostile = ["javascript:alert(1)", "data:text/html,x", "file:///etc/passwd", "vbscript:msgbox(1)"];
+    const numberFields = ["voice_url", "voice_fallback_url", "status_callback", "sms_url"];
+    const callFields = [
+      "url",
+      "fallback_url",
+      "status_callback",
+      "recording_status_callback",
+      "async_amd_status_callback",
+    ];
+    const wrong: string[] = [];
+    for (const value of hostile) {
+      const bodies = [
+        ...numberFields.map(
+          (f) =>
+            [
+              `numbers.0.${f}`,
+              `name: u\nnumbers:\n  - { number: "+14155550100", ${f}: "${value}" }\n`,
+            ] as const,
+        ),
+        ...callFields.map(
+          (f) =>
+            [
+              `steps.0.place_call.${f}`,
+              `name: u\nsteps:\n  - place_call: { id: c1, from: "+14155550100", to: "+15558675310", ${f === "url" ? "" : "url: /voice, "}${f}: "${value}" }\nhandlers: { /voice: <Response/> }\n`,
+            ] as const,
+        ),
+        ["apps.agent", `name: u\napps: { agent: "${value}" }\n`] as const,
+      ];
+      for (const [path, body] of bodies) {
+        const res = await post(body);
+        if (res.status !== 422 || !String(res.json?.error?.message).includes(`: ${path}: must be`))
+          wrong.push(`${path}=${value}: ${res.status} ${res.text}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
   it("snapshot: true gives the timeline in the result and reads or writes no file", async () => {
     const res = await post(`name: snap\nsnapshot: true\n${played}`);
     expect(res.json.status).toBe("passed");

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { clientAddressPattern } from "../../domain/call.js";
 import { errors } from "../../domain/errors.js";
+import { httpUrl } from "../../domain/fields.js";
 import { messageRecipient } from "../../domain/message-address.js";
 import { transcriptionSchema, transcriptionSegmentSchema } from "../../domain/transcription.js";
 import type { CallEngine } from "../../engine/calls/call-engine.js";
@@ -309,7 +310,8 @@ export const engineRoutes = [
         body: z.string().max(1600),
         /** A WhatsApp user's profile name, posted as ProfileName. */
         profile_name: z.string().max(256).optional(),
-        media_urls: z.array(z.url()).max(10).optional(),
+        /** Where each media item is, as an inbound MMS names it: http(s) only, as the inspector links it. */
+        media_urls: z.array(httpUrl).max(10).optional(),
         /** Each media item's content type, in the order of media_urls; else read off each URL's extension. */
         media_content_types: z
           .array(z.string().regex(/^[a-z]+\/[A-Za-z0-9.+-]+$/, "must be a media type such as image/jpeg"))
