@@ -178,6 +178,43 @@ describe.skipIf(noBrowserReason !== null)(
       await visible(page, "Got it: hello there");
     });
 
+    it("shows a stored URL of any other scheme as text, never as a link", async () => {
+      // Below the APIs' own checks (which refuse these schemes): straight into the store.
+      const message = sandbox.store.messages.all().find((m) => m.body === "hello there")!;
+      const hostile = [
+        "javascript:alert(document.domain)",
+        "JavaScript:alert(1)",
+        "data:text/html,<script>alert(1)</script>",
+        "vbscript:msgbox(1)",
+        "file:///etc/passwd",
+        "/relative/cat.jpg",
+      ];
+      sandbox.store.messages.replace({
+        ...message,
+        media_urls: [...hostile, "https://cdn.example.com/cat.jpg"],
+      });
+      const dialogs: string[] = [];
+      page.on("dialog", (dialog) => {
+        dialogs.push(dialog.message());
+        void dialog.dismiss();
+      });
+      await page.goto(`${inspector.url}#/messages`);
+      const bubble = page.locator(".bubble", { hasText: "hello there" }).first();
+      await bubble.locator(".unlinked").first().waitFor();
+      expect(await bubble.locator("a").evaluateAll((as) => as.map((a) => a.getAttribute("href")))).toEqual([
+        "https://cdn.example.com/cat.jpg",
+      ]);
+      expect(await bubble.locator(".unlinked code").allTextContents()).toEqual(hostile);
+      await bubble.locator(".unlinked").first().click();
+      // No link anywhere on the page goes anywhere but this page's own routes or an http(s) address.
+      const hrefs = await page
+        .locator("body [href]")
+        .evaluateAll((all) => all.map((a) => a.getAttribute("href")!));
+      expect(hrefs.filter((href) => !/^(#|https?:\/\/|\/)/.test(href))).toEqual([]);
+      expect(dialogs).toEqual([]);
+      expect(page.url()).toContain("#/messages");
+    });
+
     it("resends a webhook from the delivery log", async () => {
       const before = sandbox.webhooks.deliveries.length;
       await page.goto(`${inspector.url}#/webhooks`);

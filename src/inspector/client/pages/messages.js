@@ -3,6 +3,7 @@ import { useState } from "preact/hooks";
 import { api } from "../api.js";
 import { dateTime } from "../format.js";
 import { html } from "../html.js";
+import { StoredLink } from "../links.js";
 import { tableChanged, useLive } from "../live.js";
 import { useOverview } from "../overview.js";
 
@@ -15,7 +16,7 @@ export function Thread({ messages, mine }) {
       return html`<li class=${`bubble ${own ? "own" : "other"}`}>
         <span class="visually-hidden">${m.from} wrote:</span>
         <p>${m.body}</p>
-        ${m.media_urls.map((u) => html`<a href=${u}>attachment</a> `)}
+        ${m.media_urls.map((u) => html`<${StoredLink} url=${u} label="attachment" /> `)}
         <p class="meta">${m.from} → ${m.to} · ${m.status}${m.error_code ? ` (${m.error_code})` : ""} · ${m.num_segments} segment${m.num_segments === 1 ? "" : "s"} · ${m.encoding} · ${dateTime(m.created_at)}</p>
       </li>`;
     })}
