@@ -88,6 +88,14 @@ export async function readCompactSnapshot(
   /** The row counts the header gives (files written before they were kept have none), and the rows read. */
   let written: Record<string, number> | undefined;
   const read = new Map<string, number>();
+  // Rows are counted in a local while one table's rows are read, and filed in `read` when the table changes.
+  let counting = "";
+  let counted = 0;
+  const countTable = (table: string) => {
+    if (counting !== "") read.set(counting, (read.get(counting) ?? 0) + counted);
+    counting = table;
+    counted = 0;
+  };
   const fail = (why: string) => new CompactSnapshotError(`line ${number}: ${why}`);
 
   const readLine = (text: string) => {
@@ -126,7 +134,8 @@ export async function readCompactSnapshot(
       row = rows.line(value);
       if (row !== undefined) {
         loader.add(rows.currentTable, row);
-        read.set(rows.currentTable, (read.get(rows.currentTable) ?? 0) + 1);
+        if (rows.currentTable !== counting) countTable(rows.currentTable);
+        counted += 1;
       }
     } catch (error) {
       if (error instanceof RowLineError) throw fail(error.message);
@@ -159,6 +168,7 @@ export async function readCompactSnapshot(
     number += 1;
     throw fail("the file ends inside a line: it was cut short");
   }
+  countTable("");
   if (seq === undefined || header === undefined) throw fail("the file ends before its header");
   if (checksum === undefined) throw fail("no checksum line: the file was cut short");
   if (held.toString() !== trailer(hash.digest("hex")))
