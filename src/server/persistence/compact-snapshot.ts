@@ -22,13 +22,19 @@ const trailerBytes = `{"sha256":"${"0".repeat(64)}"}\n`.length;
 const trailer = (hex: string) => `{"sha256":"${hex}"}\n`;
 
 /**
- * The file's text in pieces: `{"format","seq"}`, the state header (clock, ids), then each table's line and
- * its rows, then the checksum line. Between pieces, other requests get their turn.
+ * The file's text in pieces: `{"format","seq","rows"}` (`rows`: each table's row count), the state header
+ * (clock, ids), then each table's line and its rows, then the checksum line. Between pieces, other requests
+ * get their turn. Throws before the checksum line when a table gives other than `rows` says (a capture read
+ * before), so such a file is never complete.
  */
-export async function* compactSnapshot(seq: number, state: StateCapture): AsyncGenerator<Buffer> {
+export async function* compactSnapshot(
+  seq: number,
+  state: StateCapture,
+  rows: Record<string, number>,
+): AsyncGenerator<Buffer> {
   const hash = createHash("sha256");
   const encoder = new RowEncoder();
-  let piece = `${JSON.stringify({ format: compactSnapshotFormat, seq })}\n${JSON.stringify(state.header)}\n`;
+  let piece = `${JSON.stringify({ format: compactSnapshotFormat, seq, rows })}\n${JSON.stringify(state.header)}\n`;
   let sliceStart = performance.now();
   const out = () => {
     const bytes = Buffer.from(piece);
@@ -36,10 +42,12 @@ export async function* compactSnapshot(seq: number, state: StateCapture): AsyncG
     piece = "";
     return bytes;
   };
-  for (const [table, rows] of state.tables) {
+  for (const [table, tableRows] of state.tables) {
     piece += encoder.startTable(table);
-    for (const row of rows) {
+    let written = 0;
+    for (const row of tableRows) {
       piece += encoder.encode(row as Record<string, unknown>);
+      written += 1;
       if (piece.length >= pieceChars) {
         yield out();
         if (performance.now() - sliceStart >= sliceMs) {
@@ -48,6 +56,8 @@ export async function* compactSnapshot(seq: number, state: StateCapture): AsyncG
         }
       }
     }
+    if (written !== rows[table])
+      throw new Error(`the capture gave ${written} rows of ${table} where the table held ${rows[table]}`);
   }
   const last = out();
   yield Buffer.concat([last, Buffer.from(trailer(hash.digest("hex")))]);
@@ -63,7 +73,7 @@ export class CompactSnapshotError extends Error {}
 export async function readCompactSnapshot(
   chunks: AsyncIterable<Uint8Array>,
   loader: StoreLoader,
-): Promise<{ seq: number; header: StateHeader; bytes: number }> {
+): Promise<{ seq: number; header: StateHeader; bytes: number; rows: RowCountCheck | undefined }> {
   const hash = createHash("sha256");
   const decoder = new TextDecoder("utf-8", { fatal: true });
   const rows = new RowDecoder();
@@ -75,6 +85,17 @@ export async function readCompactSnapshot(
   let seq: number | undefined;
   let header: StateHeader | undefined;
   let checksum: string | undefined;
+  /** The row counts the header gives (files written before they were kept have none), and the rows read. */
+  let written: Record<string, number> | undefined;
+  const read = new Map<string, number>();
+  // Rows are counted in a local while one table's rows are read, and filed in `read` when the table changes.
+  let counting = "";
+  let counted = 0;
+  const countTable = (table: string) => {
+    if (counting !== "") read.set(counting, (read.get(counting) ?? 0) + counted);
+    counting = table;
+    counted = 0;
+  };
   const fail = (why: string) => new CompactSnapshotError(`line ${number}: ${why}`);
 
   const readLine = (text: string) => {
@@ -87,10 +108,14 @@ export async function readCompactSnapshot(
       throw fail("not JSON");
     }
     if (seq === undefined) {
-      const first = value as { format?: unknown; seq?: unknown };
+      const first = value as { format?: unknown; seq?: unknown; rows?: unknown };
       if (first?.format !== compactSnapshotFormat || typeof first.seq !== "number")
         throw fail("no header line");
       seq = first.seq;
+      if (first.rows !== undefined) {
+        if (!isRowCounts(first.rows)) throw fail("the header's row counts are not counts");
+        written = first.rows;
+      }
       return;
     }
     if (header === undefined) {
@@ -107,7 +132,11 @@ export async function readCompactSnapshot(
     let row: Record<string, unknown> | undefined;
     try {
       row = rows.line(value);
-      if (row !== undefined) loader.add(rows.currentTable, row);
+      if (row !== undefined) {
+        loader.add(rows.currentTable, row);
+        if (rows.currentTable !== counting) countTable(rows.currentTable);
+        counted += 1;
+      }
     } catch (error) {
       if (error instanceof RowLineError) throw fail(error.message);
       throw fail((error as Error).message);
@@ -139,9 +168,34 @@ export async function readCompactSnapshot(
     number += 1;
     throw fail("the file ends inside a line: it was cut short");
   }
+  countTable("");
   if (seq === undefined || header === undefined) throw fail("the file ends before its header");
   if (checksum === undefined) throw fail("no checksum line: the file was cut short");
   if (held.toString() !== trailer(hash.digest("hex")))
     throw new CompactSnapshotError("it fails its SHA-256 checksum");
-  return { seq, header, bytes };
+  return { seq, header, bytes, rows: written && { written, read } };
 }
+
+/** The row counts a snapshot was written with, and the rows read from it per table. */
+export interface RowCountCheck {
+  written: Record<string, number>;
+  read: Map<string, number>;
+}
+
+/** The tables whose rows read differ from the count written, as `table read of written`; empty when all match. */
+export function rowCountMismatches({ written, read }: RowCountCheck): string[] {
+  const tables = new Set([...Object.keys(written), ...read.keys()]);
+  const out: string[] = [];
+  for (const table of tables) {
+    const expected = written[table] ?? 0;
+    const got = read.get(table) ?? 0;
+    if (got !== expected) out.push(`${table} ${got} of ${expected}`);
+  }
+  return out;
+}
+
+const isRowCounts = (value: unknown): value is Record<string, number> =>
+  typeof value === "object" &&
+  value !== null &&
+  !Array.isArray(value) &&
+  Object.values(value).every((count) => Number.isSafeInteger(count) && (count as number) >= 0);

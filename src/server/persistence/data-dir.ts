@@ -6,7 +6,7 @@ import { runInSlices } from "../../http/admin-api/state-stream.js";
 import { type Handle, surfaceOf } from "../../http/handle.js";
 import { renderError } from "../../http/render-error.js";
 import type { SandboxCore } from "../../sandbox.js";
-import { compactIfDue, writeSnapshot } from "./compaction.js";
+import { captureSnapshot, compactIfDue, storeRows, writeSnapshot } from "./compaction.js";
 import { type DataDirFiles, nodeFiles } from "./files.js";
 import { encodeFrame } from "./frame.js";
 import { type JournalRecord, journalName, snapshotFileName } from "./layout.js";
@@ -103,7 +103,7 @@ export async function openDataDir(
   const unsubscribe = sandbox.store.subscribe((changes) => journalChanges(s, changes));
   const unlisten = sandbox.onStateReplaced(() => snapshotReplacedState(s));
   // A fresh directory starts from the sandbox's current state (its fixtures), written as the first snapshot.
-  if (!replayed.hadSnapshot && !(await writeSnapshot(s, s.appendedSeq, sandbox.captureState()))) {
+  if (!replayed.hadSnapshot && !(await writeSnapshot(s, captureSnapshot(s)))) {
     await s.journal.close();
     unsubscribe();
     unlisten();
@@ -135,6 +135,7 @@ function journalChanges(s: DataDirState, changes: TableChange[]): void {
     seq: ++s.appendedSeq,
     ids: s.sandbox.engine.ids.state(),
     now: s.sandbox.clock.now(),
+    rows: storeRows(s.sandbox.store),
     changes,
   };
   s.pending.push({ seq: record.seq, frame: encodeFrame(JSON.stringify(record)) });
@@ -144,7 +145,7 @@ function journalChanges(s: DataDirState, changes: TableChange[]): void {
 /** A reset or restore replaces everything at once: the next step writes a fresh snapshot. */
 function snapshotReplacedState(s: DataDirState): void {
   const seq = ++s.appendedSeq;
-  s.snapshotDue = { seq, state: s.sandbox.captureState() };
+  s.snapshotDue = captureSnapshot(s, seq);
   s.barrier = seq;
   queueMicrotask(() => kick(s));
 }

@@ -1,6 +1,7 @@
 // The journal files: pending records written in one batch with one fdatasync, and a fresh file started for each compaction.
 import { join } from "node:path";
 import type { WritableFile } from "./files.js";
+import { scanFrames } from "./frame.js";
 import { journalName } from "./layout.js";
 import { type DataDirState, durableAfterBarrier, fail } from "./writer-state.js";
 
@@ -28,9 +29,14 @@ export async function writeBatch(s: DataDirState): Promise<boolean> {
   return true;
 }
 
-/** Starts a fresh journal file: what follows `seq` goes there, so the snapshot can be written meanwhile. */
+/**
+ * Starts a fresh journal file: what follows `seq` goes there, so the snapshot can be written meanwhile. The
+ * file already open is kept (its length is that of its whole records, whatever a failed write left after
+ * them); a file already there is taken back to its whole records before anything is appended to it.
+ */
 export async function rotate(s: DataDirState, seq: number): Promise<boolean> {
   const path = join(s.dir, journalName(seq + 1));
+  if (path === s.journalPath) return true;
   let next: WritableFile;
   try {
     next = await s.files.openAppend(path);
@@ -38,10 +44,29 @@ export async function rotate(s: DataDirState, seq: number): Promise<boolean> {
     fail(s, path, error);
     return false;
   }
+  let whole: number;
+  try {
+    whole = (await next.size()) === 0 ? 0 : wholeRecordsLength(await s.files.readAll(path));
+    await next.truncate(whole);
+  } catch (error) {
+    await next.close().catch(() => undefined);
+    fail(s, path, error);
+    return false;
+  }
   await s.journal.close().catch(() => undefined);
   s.journal = next;
   s.journalPath = path;
-  s.journalBytes = await next.size();
+  s.journalBytes = whole;
   s.journalRecords = 0;
   return true;
+}
+
+/** How many bytes of `data` are whole records, up to the first that is not. */
+function wholeRecordsLength(data: Buffer): number {
+  let end = 0;
+  for (const frame of scanFrames(data)) {
+    if (frame.kind !== "record") break;
+    end = frame.end;
+  }
+  return end;
 }

@@ -9,6 +9,8 @@ export interface JournalRecord {
   ids: IdGeneratorState;
   /** Sandbox time of the change, so time never goes backwards after a restart. */
   now: number;
+  /** Every table's rows after the change, summed, so a replay that ends with fewer is refused (absent in older files). */
+  rows?: number;
   changes: TableChange[];
 }
 

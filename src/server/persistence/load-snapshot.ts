@@ -3,7 +3,12 @@ import { createHash } from "node:crypto";
 import { StoreLoader } from "../../domain/store-stream.js";
 import { readNdjsonState, StateStreamError, splitLines } from "../../http/admin-api/state-stream.js";
 import type { SandboxCore } from "../../sandbox.js";
-import { CompactSnapshotError, compactSnapshotFormat, readCompactSnapshot } from "./compact-snapshot.js";
+import {
+  CompactSnapshotError,
+  compactSnapshotFormat,
+  readCompactSnapshot,
+  rowCountMismatches,
+} from "./compact-snapshot.js";
 import type { DataDirFiles } from "./files.js";
 import { reasonOf } from "./layout.js";
 import { DataDirError } from "./snapshot-file.js";
@@ -63,6 +68,8 @@ async function loadCompactSnapshot(
     if (error instanceof CompactSnapshotError) throw refuse(error.message);
     throw new DataDirError(`${path}: cannot read the snapshot (${reasonOf(error)})`);
   }
+  const mismatches = read.rows ? rowCountMismatches(read.rows) : [];
+  if (mismatches.length > 0) throw new DataDirError(fewerRows(path, "the snapshot", mismatches.join(", ")));
   sandbox.restoreLoaded(read.header, loader);
   return { seq: read.seq, bytes: read.bytes, now: read.header.clock.now };
 }
@@ -126,3 +133,10 @@ const parseLine = (line: string): Record<string, unknown> | null => {
     return null;
   }
 };
+
+/**
+ * The refusal when the files hold fewer rows than the state they were written from (`what` names which part,
+ * `counts` says how many of each were found): never a start with rows silently gone.
+ */
+export const fewerRows = (path: string, what: string, counts: string) =>
+  `${path}: ${what} does not hold the rows the sandbox acknowledged (rows found of rows written: ${counts}), though every checksum passes. Refusing to start rather than start with data missing; nothing in the data directory was changed. Restore the data directory from a backup (or keep a copy of it to look into), or move it away to start empty.`;

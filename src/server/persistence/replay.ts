@@ -2,6 +2,7 @@
 import { join } from "node:path";
 import type { TableChange } from "../../domain/table.js";
 import type { SandboxCore } from "../../sandbox.js";
+import { storeRows } from "./compaction.js";
 import type { DataDirFiles } from "./files.js";
 import { scanFrames } from "./frame.js";
 import {
@@ -11,7 +12,7 @@ import {
   legacySnapshotFileName,
   snapshotFileName,
 } from "./layout.js";
-import { type LoadedSnapshot, loadSnapshot } from "./load-snapshot.js";
+import { fewerRows, type LoadedSnapshot, loadSnapshot } from "./load-snapshot.js";
 import { DataDirError, readSnapshotFile } from "./snapshot-file.js";
 
 export interface ReplayResult {
@@ -47,7 +48,25 @@ export async function replay(
       droppedTornRecord: false,
     };
   }
-  const replayed = await replayJournals(sandbox, dir, files, warn, journals, snapshot);
+  const { repairs, warnings, last, ...replayed } = await replayJournals(
+    sandbox,
+    dir,
+    files,
+    journals,
+    snapshot,
+  );
+  // Checked before anything is changed: a refusal leaves every file as it was.
+  const rows = storeRows(sandbox.store);
+  if (last?.rows !== undefined && rows < last.rows)
+    throw new DataDirError(
+      fewerRows(
+        dir,
+        `replaying the snapshot and journals up to seq ${last.seq} (${last.path})`,
+        `${rows} of ${last.rows}`,
+      ),
+    );
+  for (const repair of repairs) await repair(files);
+  for (const warning of warnings) warn(warning);
   return { hadSnapshot: true, snapshotSeq: snapshot.seq, snapshotBytes: snapshot.bytes, ...replayed };
 }
 
@@ -85,26 +104,39 @@ async function refuseJournalsWithoutSnapshot(dir: string, files: DataDirFiles, j
   }
 }
 
+/** What replaying the journals found, and the file changes (cutting off a torn record...) it leaves for after the checks. */
+interface JournalsReplayed {
+  lastSeq: number;
+  records: number;
+  droppedTornRecord: boolean;
+  /** The last record applied: what it says the store held after it. */
+  last: { seq: number; path: string; rows: number | undefined } | undefined;
+  repairs: ((files: DataDirFiles) => Promise<void>)[];
+  warnings: string[];
+}
+
 /** Applies the journals' records after the snapshot's, dropping a torn last one and stopping at a gap. */
 async function replayJournals(
   sandbox: SandboxCore,
   dir: string,
   files: DataDirFiles,
-  warn: (message: string) => void,
   journals: string[],
   snapshot: LoadedSnapshot,
-): Promise<{ lastSeq: number; records: number; droppedTornRecord: boolean }> {
+): Promise<JournalsReplayed> {
   let latest = snapshot.now;
   let lastSeq = snapshot.seq;
   let records = 0;
   let droppedTornRecord = false;
   let stopped = false;
+  let last: JournalsReplayed["last"];
+  const repairs: JournalsReplayed["repairs"] = [];
+  const warnings: string[] = [];
   const { store, ids } = sandbox.engine;
   for (const name of journals) {
     const path = join(dir, name);
     if (stopped) {
       // Changes made after a reset whose snapshot never reached the disk were never acknowledged.
-      await files.remove(path);
+      repairs.push((files) => files.remove(path));
       continue;
     }
     const data = await files.readAll(path);
@@ -115,11 +147,11 @@ async function replayJournals(
         );
       }
       if (frame.kind === "torn") {
-        // A write the crash cut short was never acknowledged: drop it and carry on.
-        warn(
+        // A write the crash (or a full disk) cut short was never acknowledged: drop it and carry on.
+        warnings.push(
           `${path}: dropped an incomplete last record at byte ${frame.offset} (${frame.reason}); it was never acknowledged`,
         );
-        await files.truncate(path, frame.offset);
+        repairs.push((files) => files.truncate(path, frame.offset));
         droppedTornRecord = true;
         break;
       }
@@ -133,10 +165,10 @@ async function replayJournals(
       }
       if (record.seq <= lastSeq) continue;
       if (record.seq > lastSeq + 1) {
-        warn(
+        warnings.push(
           `${path}: replay stops at seq ${lastSeq}: a reset or restore after it never reached the disk, so nothing after it was acknowledged`,
         );
-        await files.truncate(path, frame.offset);
+        repairs.push((files) => files.truncate(path, frame.offset));
         stopped = true;
         break;
       }
@@ -153,11 +185,12 @@ async function replayJournals(
       ids.setState(record.ids);
       latest = Math.max(latest, record.now);
       lastSeq = record.seq;
+      last = { seq: record.seq, path, rows: typeof record.rows === "number" ? record.rows : undefined };
       records += 1;
     }
   }
   sandbox.clock.resumeFrom(latest);
-  return { lastSeq, records, droppedTornRecord };
+  return { lastSeq, records, droppedTornRecord, last, repairs, warnings };
 }
 
 interface TableLike {

@@ -1,6 +1,6 @@
 // The one writer of a data directory: journal batches, rotations and background snapshots in order, each retried until the disk accepts it.
 import { waitRealTime } from "../../engine/time/clock.js";
-import { compactIfDue, writeSnapshot } from "./compaction.js";
+import { captureSnapshot, compactIfDue, writeSnapshot } from "./compaction.js";
 import { rotate, writeBatch } from "./journal-append.js";
 import {
   type DataDirState,
@@ -13,17 +13,18 @@ import {
 
 /** Writes a captured snapshot in the background while the journal goes on; retried until it lands. */
 function compact(s: DataDirState, due: SnapshotDue): void {
-  s.compacting = writeSnapshot(s, due.seq, due.state).then((ok) => {
+  s.compacting = writeSnapshot(s, due).then((ok) => {
     s.compacting = undefined;
     if (ok) {
-      if (s.barrier === due.seq) s.barrier = undefined;
+      // A retry's capture may reach past a reset: then the reset is on disk too.
+      if (s.barrier !== undefined && s.barrier <= due.seq) s.barrier = undefined;
       s.writtenSeq = Math.max(s.writtenSeq, due.seq);
       s.durableSeq = durableAfterBarrier(s);
       recovered(s);
       settle(s);
     } else {
-      // Retried from the same capture (a newer one, from a reset meanwhile, wins).
-      s.snapshotDue ??= due;
+      // The failed attempt read its capture: the retry takes a fresh one (a reset's meanwhile wins).
+      s.snapshotDue ??= "retry";
       s.retryAt = true;
     }
     kick(s);
@@ -44,6 +45,11 @@ async function runWrites(s: DataDirState): Promise<void> {
       if (s.snapshotDue && !s.compacting) {
         const due = s.snapshotDue;
         s.snapshotDue = undefined;
+        if (due === "retry") {
+          // The journal was started afresh for the failed attempt; it keeps everything since until this lands.
+          compact(s, captureSnapshot(s));
+          continue;
+        }
         // Records from before a reset are superseded by its snapshot; later ones go to the new journal.
         if (s.barrier !== undefined) s.pending = s.pending.filter((p) => p.seq > due.seq);
         if (!(await rotate(s, due.seq))) {

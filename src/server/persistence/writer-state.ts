@@ -10,10 +10,16 @@ export interface DataDirLog {
   info(details: Record<string, unknown>, message: string): void;
 }
 
+/** Each table's row count, by table name. */
+export type RowCounts = Record<string, number>;
+
 /** A point-in-time capture waiting to be written as the snapshot, with the last journal record it holds. */
 export interface SnapshotDue {
   seq: number;
+  /** Read once: its rows are iterators over the tables as they were. */
   state: ReturnType<SandboxCore["captureState"]>;
+  /** Each table's size at the capture, counted apart from its rows: a capture that gives fewer is not written. */
+  rows: RowCounts;
 }
 
 /** The writer's state: one per open data directory, read and changed by the journal, compaction and the write loop. */
@@ -36,7 +42,11 @@ export interface DataDirState {
   journalBytes: number;
   journalRecords: number;
   snapshotBytes: number;
-  snapshotDue: SnapshotDue | undefined;
+  /**
+   * The snapshot to write next: a capture, or `"retry"` after a write that failed. The failed attempt read
+   * its capture, so the retry captures the state afresh, with the journal sequence it then reflects.
+   */
+  snapshotDue: SnapshotDue | "retry" | undefined;
   /** A reset or restore not yet on disk: nothing after it counts as durable until its snapshot is. */
   barrier: number | undefined;
   pending: { seq: number; frame: Buffer }[];
