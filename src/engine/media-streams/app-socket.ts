@@ -22,7 +22,7 @@ const lockstepTimeoutMs = 2_000;
  * Real clock: bytes read from the app and not yet taken by the loop (each message waits as an event);
  * past this the socket is not read until half of them are, so a flood waits in the app's own buffers.
  */
-export const maxUnreadBytes = 1024 * 1024;
+export const maxUnreadBytes = 256 * 1024;
 
 /** What happens on the socket, each delivered inside the loop (an event of its own on the real clock). */
 export interface AppSocketEvents {
