@@ -59,6 +59,11 @@ export interface SandboxOptions {
    * whatever this is.
    */
   finishedCallsKept?: number;
+  /**
+   * Media streams: `maxQueuedBytes`, what every bidirectional stream's queue of the app's audio and marks
+   * may hold together (default 64 MiB), shared out equally between the streams open (docs/limits.md, Audio).
+   */
+  streams?: { maxQueuedBytes?: number };
   /** Base of the URLs the sandbox hands out in webhooks (RecordingUrl, TranscriptionUrl). Default `https://api.voice-sandbox.test`. */
   publicBaseUrl?: string | (() => string);
 }
@@ -168,6 +173,9 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
   const calls = createCallEngine(engine, {
     publicBaseUrl,
     ...(options.finishedCallsKept !== undefined ? { finishedCallsKept: options.finishedCallsKept } : {}),
+    ...(options.streams?.maxQueuedBytes !== undefined
+      ? { maxQueuedStreamBytes: options.streams.maxQueuedBytes }
+      : {}),
   });
 
   const state = createStateControl({ seed, fixtures, engine, calls, faults, requests, webhooks, replaced });

@@ -205,6 +205,22 @@ export const errors = {
       title: "Insufficient funds",
       message: `Account ${accountSid} has ${balanceCents} cents, of which its running calls hold ${heldCents}: not enough is left for another call's first minute. Wait for calls to end, or top it up with POST /carrier/v1/accounts/${accountSid}/balances/top_up.`,
     }),
+  /** Messages need credit as calls do: nothing is sent or received on a wallet at or below zero. */
+  walletEmptyForMessages: (accountSid: string, balanceCents: number) =>
+    new SandboxError({
+      status: 402,
+      code: 20042,
+      title: "Insufficient funds",
+      message: `Account ${accountSid} has no credit (balance ${balanceCents} cents), so messages are refused. Top it up with POST /carrier/v1/accounts/${accountSid}/balances/top_up.`,
+    }),
+  /** The wallet less what running calls and messages under way hold does not cover this message's price. */
+  messageCreditShort: (accountSid: string, balanceCents: number, heldCents: number, priceCents: number) =>
+    new SandboxError({
+      status: 402,
+      code: 20042,
+      title: "Insufficient funds",
+      message: `Account ${accountSid} has ${balanceCents} cents, of which running calls and messages under way hold ${heldCents}: not enough is left for this message's ${priceCents} cents. Wait for them to finish, or top it up with POST /carrier/v1/accounts/${accountSid}/balances/top_up.`,
+    }),
   /** Inbound traffic to a number no account holds (unknown, or released): nothing routes it. */
   channelMismatch: () =>
     new SandboxError({

@@ -222,14 +222,17 @@ export interface VerbEnv {
   startLegs(targets: DialTarget[], options: LegOptions): string[];
   /** Posts an interim speech result to a Gather's partialResultCallback (queued, in order, its answer unused). */
   partialResult(url: string, method: "GET" | "POST", params: Record<string, string>): void;
-  /** Sends a text message during the call (`<Sms>`): created, started, and its sid returned. */
+  /**
+   * Sends a text message during the call (`<Sms>`): created and started; its sid, and `failed` when the
+   * account's wallet could not cover it (the message is stored failed).
+   */
   sendSms(input: {
     to: string;
     from: string;
     body: string;
     statusCallback: string | null;
     statusCallbackMethod: "GET" | "POST";
-  }): string;
+  }): { sid: string; status: "sending" | "failed" };
   /**
    * Opens a media stream to the app's WebSocket; a bidirectional stream's end arrives as a `signal` wake
    * named "stream". Null when the call already runs the most unidirectional streams it may.

@@ -86,11 +86,22 @@ export function billCall(ctx: EngineContext, call: Call): string | null {
   return price;
 }
 
-/** Prices a message per segment by the SMS rate of the number on the far side, and charges it (category sms). */
-export function billMessage(ctx: EngineContext, message: Message): string {
+/** What prices a message: its direction, its two ends and its segments (an MMS's body counts as one at least). */
+export type PricedMessage = Pick<Message, "direction" | "from" | "to" | "num_segments">;
+
+/**
+ * A message's price: per segment by the SMS rate of the number on the far side (the sender inbound, the
+ * destination otherwise), else of its To. Admission holds it (message-admission.ts) and `billMessage` charges it.
+ */
+export function messageCost(ctx: EngineContext, message: PricedMessage): Decimal {
   const rated = message.direction === "inbound" ? message.from : message.to;
   const rate = findRate(ctx, "sms", rated) ?? findRate(ctx, "sms", message.to);
-  const cost = rate ? multiplyDecimal(parseDecimal(rate.price), message.num_segments) : parseDecimal("0");
+  return rate ? multiplyDecimal(parseDecimal(rate.price), message.num_segments) : parseDecimal("0");
+}
+
+/** Prices a message (`messageCost`) and charges it (category sms). */
+export function billMessage(ctx: EngineContext, message: Message): string {
+  const cost = messageCost(ctx, message);
   const cents = centsOf(cost);
   if (cents > 0) {
     charge(ctx, message.account_sid, {

@@ -1,4 +1,4 @@
-// Whether an account may make or take a call now: active, and with credit its running calls do not hold.
+// Whether an account may make or take a call now: active, and with credit its running calls and messages do not hold.
 import { errors } from "../../domain/errors.js";
 import type { EngineContext } from "../context/context.js";
 import { availableCredit, minuteCents } from "./credit-holds.js";
@@ -6,9 +6,10 @@ import { balanceOf } from "./ledger.js";
 
 /**
  * Suspended accounts are refused (Twilio 20005, 403); so are accounts whose wallet is at or below zero
- * (402, code 20042), and accounts whose running calls hold so much of it that the call's first minute
- * (priced by `to`) does not fit. Usage already made is still charged (TTS, messages may take the wallet
- * below zero); call minutes never do, since each is held before it is spoken.
+ * (402, code 20042), and accounts whose running calls and messages hold so much of it that the call's
+ * first minute (priced by `to`) does not fit. Usage measured after the fact is still charged (TTS,
+ * recordings, transcriptions may take the wallet below zero); call minutes never do, since each is held
+ * before it is spoken, nor do messages (message-admission.ts).
  */
 export function assertMayCall(ctx: EngineContext, accountSid: string, to?: string): void {
   const account = ctx.store.accounts.get(accountSid);

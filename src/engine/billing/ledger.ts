@@ -53,8 +53,9 @@ export function debit(ctx: EngineContext, accountSid: string, input: LedgerInput
 }
 
 /**
- * What the engine takes for calls, messages and TTS. Usage already happened, so a charge may take the
- * wallet below zero; the engine refuses new calls on an empty wallet instead.
+ * What the engine takes for calls, messages and TTS. Usage already happened, so a charge is never refused;
+ * admission keeps call minutes and messages within the wallet (they are held first: call-admission.ts,
+ * message-admission.ts), and only usage measured after the fact (TTS, recordings) may take it below zero.
  */
 export function charge(ctx: EngineContext, accountSid: string, input: ChargeInput): LedgerEntry {
   return post(ctx, accountSid, "charge", -input.amount_cents, input);

@@ -8,6 +8,7 @@ import type { Message } from "../../domain/message.js";
 import type { HeardEntry, StreamSpec } from "../../markup/effects.js";
 import type { EngineContext } from "../context/context.js";
 import type { EngineServices } from "../context/engine-services.js";
+import type { PlaybackGauge } from "../media-streams/stream-budget.js";
 import { createMessageLifecycle, type MessageLifecycle } from "../messaging/message-lifecycle.js";
 import { completeTranscription, type ProviderResult } from "../recordings/transcriptions.js";
 import type { ConferenceControl } from "../rooms/conferences.js";
@@ -75,6 +76,11 @@ export interface CallEngine extends Omit<CallControl, "hangup" | "cancel" | "red
   streams: {
     start(callSid: string, spec: StreamSpec): StreamRecord;
     stop(callSid: string, sidOrName: string): StreamRecord | undefined;
+    /**
+     * The media budget: what every bidirectional stream's queue of the app's audio and marks holds together
+     * (`queuedBytes`, its `peakBytes`), the budget and each open stream's share of it, what was dropped.
+     */
+    queued(): PlaybackGauge;
   };
   /** Recording control on live calls: start, pause, resume, stop (account API Calls/{Sid}/Recordings). */
   recordings: CallRecordingControl;
@@ -86,6 +92,8 @@ export interface CallEngineOptions {
   publicBaseUrl?: () => string;
   /** Finished calls whose timeline and speech stay readable (default 10,000); older ones are dropped first. */
   finishedCallsKept?: number;
+  /** Bytes every bidirectional stream's playback queue may hold together (default 64 MiB). */
+  maxQueuedStreamBytes?: number;
 }
 
 export function createCallEngine(ctx: EngineContext, options: CallEngineOptions = {}): CallEngine {
@@ -108,7 +116,7 @@ export function createCallEngine(ctx: EngineContext, options: CallEngineOptions 
   parts.legs = createLegs(registry);
   parts.program = createProgram(registry);
   parts.recordings = createCallRecordings(registry);
-  parts.streams = createStreams(registry);
+  parts.streams = createStreams(registry, options.maxQueuedStreamBytes);
   parts.envFor = createVerbEnv(registry, (message) => messageLifecycle.start(message));
   parts.conferences = wireConferences(registry);
   parts.queues = wireQueues(registry, (sid, to) => control.redirectLive(sid, to));
@@ -146,6 +154,7 @@ export function createCallEngine(ctx: EngineContext, options: CallEngineOptions 
     streams: {
       start: (callSid, spec) => parts.streams.startFromApi(callSid, spec),
       stop: (callSid, sidOrName) => parts.streams.stop(callSid, sidOrName),
+      queued: () => parts.streams.queued(),
     },
     recordings: createCallRecordingControl(registry),
     reset: () => resetEngine(registry, messageLifecycle),

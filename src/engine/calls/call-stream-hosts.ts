@@ -5,6 +5,7 @@ import { callCookies } from "../callbacks/webhook-cookies.js";
 import { sendCallback } from "../context/engine-services.js";
 import type { RelaySessionHost } from "../media-streams/relay-state.js";
 import { framePayloads, sounding, speechFrame } from "../media-streams/stream-audio.js";
+import type { PlaybackBudget } from "../media-streams/stream-budget.js";
 import type { StreamEvent, StreamSessionHost } from "../media-streams/stream-state.js";
 import type { CallRegistry } from "./call-registry.js";
 import type { CallRuntime } from "./call-runtime.js";
@@ -75,6 +76,7 @@ export function streamSessionHost(
   call: Call,
   env: VerbEnv,
   ended: (streamSid: string) => void,
+  budget: PlaybackBudget,
 ): StreamSessionHost {
   const { ctx, scheduler } = reg.services;
   return {
@@ -94,6 +96,7 @@ export function streamSessionHost(
     statusCallback: (streamSpec, streamSid, event, error) =>
       sendStreamStatus(reg, call, streamSpec, streamSid, event, error),
     ended,
+    budget,
   };
 }
 

@@ -2,6 +2,7 @@
 import { errors } from "../../domain/errors.js";
 import type { RelayControl, RelaySpec, StreamControl, StreamSpec } from "../../markup/effects.js";
 import { openRelaySession } from "../media-streams/relay-session.js";
+import { budgetGauge, createPlaybackBudget, resetBudget } from "../media-streams/stream-budget.js";
 import { openStreamSession, type StreamSession } from "../media-streams/stream-session.js";
 import { eventClass } from "../time/scheduler.js";
 import type { CallRegistry } from "./call-registry.js";
@@ -28,7 +29,9 @@ function findUnidirectional(entries: readonly Entry[], sidOrName: string): Entry
   );
 }
 
-export function createStreams(reg: CallRegistry): StreamsPart {
+/** `maxQueuedBytes`: what every bidirectional stream's playback queue may hold together (stream-budget.ts). */
+export function createStreams(reg: CallRegistry, maxQueuedBytes?: number): StreamsPart {
+  const budget = createPlaybackBudget(maxQueuedBytes);
   const { services, parts, now } = reg;
   const { ctx, scheduler } = services;
   /** Streams of each live call by sid, in the order they started (stopped ones too, a few). */
@@ -64,7 +67,7 @@ export function createStreams(reg: CallRegistry): StreamsPart {
         parts.program.deliver(rt, { kind: "signal", name: "stream", detail: { sid: streamSid } }, true),
       );
     };
-    const session = openStreamSession(streamSessionHost(reg, rt, call, env, ended), sid, spec);
+    const session = openStreamSession(streamSessionHost(reg, rt, call, env, ended, budget), sid, spec);
     entry = {
       session,
       bidirectional: spec.bidirectional,
@@ -148,11 +151,13 @@ export function createStreams(reg: CallRegistry): StreamsPart {
       byCall.delete(callSid);
       for (const entry of streams.values()) entry.session.stop();
     },
+    queued: () => budgetGauge(budget),
     reset() {
       for (const relay of relays.values()) relay.stop();
       relays.clear();
       for (const streams of byCall.values()) for (const entry of streams.values()) entry.session.terminate();
       byCall.clear();
+      resetBudget(budget);
     },
   };
 }

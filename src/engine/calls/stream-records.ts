@@ -1,5 +1,6 @@
 // The streams part's face: the Stream subresource record a call's streams keep, and what the part offers the engine.
 import type { RelayControl, RelaySpec, StreamControl, StreamSpec } from "../../markup/effects.js";
+import type { PlaybackGauge } from "../media-streams/stream-budget.js";
 import type { CallRuntime } from "./call-runtime.js";
 
 /** A Stream subresource (`/Calls/{CallSid}/Streams/{Sid}`): what the account API shows of a stream. */
@@ -27,6 +28,8 @@ export interface StreamsPart {
   stopAll(callSid: string): void;
   /** The call is over: every stream still open sends `stop` and closes; the records go. */
   callEnded(callSid: string): void;
+  /** What every bidirectional stream's playback queue holds together, against the budget. */
+  queued(): PlaybackGauge;
   /** Drops every socket at once (sandbox reset). */
   reset(): void;
 }

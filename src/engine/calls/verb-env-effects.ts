@@ -7,7 +7,7 @@ import { recordTtsEvent } from "../billing/tts-events.js";
 import { voiceParams } from "../callbacks/voice-params.js";
 import { callCookies } from "../callbacks/webhook-cookies.js";
 import { sendCallback } from "../context/engine-services.js";
-import { sendMessage } from "../messaging/messages.js";
+import { sendMessageOrFail } from "../messaging/messages.js";
 import { recordingUrl } from "../recordings/recordings.js";
 import type { CallRegistry } from "./call-registry.js";
 import type { CallRuntime } from "./call-runtime.js";
@@ -71,20 +71,23 @@ export function sendPartialResult(
   });
 }
 
-/** `<Sms>`: the message is stored from the call's account and starts its delivery; its sid. */
+/**
+ * `<Sms>`: the message is stored from the call's account and starts its delivery; its sid, and `failed` when
+ * the wallet could not cover it (stored failed with 20042; the call goes on).
+ */
 export function sendSmsFromCall(
   reg: CallRegistry,
   startMessage: (message: Message) => void,
   rt: CallRuntime,
   input: Parameters<VerbEnv["sendSms"]>[0],
-): string {
-  const message = sendMessage(reg.services.ctx, {
+): ReturnType<VerbEnv["sendSms"]> {
+  const message = sendMessageOrFail(reg.services.ctx, {
     accountSid: reg.getCall(rt.sid).account_sid,
     ...input,
     direction: "outbound-call",
   });
   startMessage(message);
-  return message.sid;
+  return { sid: message.sid, status: message.status === "failed" ? "failed" : "sending" };
 }
 
 /** `<Stop><Stream>`: the named stream, or every stream of the call when no name is given. */

@@ -11,7 +11,7 @@ export interface EngineContext {
   readonly ids: IdGenerator;
   /** Injected faults (admin `POST /__sandbox/faults`); read them through `consumeFault`. */
   readonly faults?: FaultRegistry;
-  /** Credit held for running calls (admission and the call engine); absent, nothing is held. */
+  /** Credit held for running calls and messages under way (admission, the call engine, messaging); absent, nothing is held. */
   readonly holds?: CreditHolds;
   /** Requests to customers' URLs: markup fetches now, callbacks queued (src/webhooks/contract.ts). */
   readonly webhooks?: WebhookSender;
@@ -29,14 +29,14 @@ export interface EventRetention {
   maxAgeMs?: number;
 }
 
-/** Credit held for running calls (src/engine/billing/credit-holds.ts holds it). */
+/** Credit held for running calls and messages under way (src/engine/billing/credit-holds.ts holds it). */
 export interface CreditHolds {
-  /** Cents held for the account's running calls. */
+  /** Cents held for the account's running calls and messages under way. */
   heldBy(accountSid: string): number;
-  /** Holds `cents` more for the call. */
-  add(accountSid: string, callSid: string, cents: number): void;
-  /** Lets go of what the call held (it ended and was billed). */
-  release(callSid: string): void;
+  /** Holds `cents` more for the call or message `sid`. */
+  add(accountSid: string, sid: string, cents: number): void;
+  /** Lets go of what the call or message held (the call ended and was billed; the message was charged or failed). */
+  release(sid: string): void;
   /** Forgets every hold (sandbox reset or restore). */
   clear(): void;
 }

@@ -18,6 +18,11 @@ export const handshakeTimeoutMs = 10_000;
 export const maxAppMessageBytes = 64 * 1024;
 /** Virtual clock: real milliseconds to wait for the app to catch up before going on without it. */
 const lockstepTimeoutMs = 2_000;
+/**
+ * Real clock: bytes read from the app and not yet taken by the loop (each message waits as an event);
+ * past this the socket is not read until half of them are, so a flood waits in the app's own buffers.
+ */
+export const maxUnreadBytes = 256 * 1024;
 
 /** What happens on the socket, each delivered inside the loop (an event of its own on the real clock). */
 export interface AppSocketEvents {
@@ -48,6 +53,9 @@ export interface AppSocket {
   /** Bytes sent and not yet taken by the network. */
   readonly bufferedAmount: number;
   send(message: object): void;
+  /** Stops reading the app's messages (they wait in the network's and the app's buffers) until `resume`. */
+  pause(): void;
+  resume(): void;
   /**
    * Virtual clock: resolves once the app has read everything sent so far (a ping, answered after the
    * messages before it) or the socket closed; at most 2 s of real time. At once on a socket not open.
@@ -83,6 +91,16 @@ export function openAppSocket(
     if (options.virtual()) task();
     else scheduler.after(0, eventClass.input, `${label} ${name}`, task);
   };
+  // Reading stops while the caller asks it to or too much read waits for the loop; it goes on when neither holds.
+  let unread = 0;
+  let heldByUnread = false;
+  let heldByCaller = false;
+  const holdReading = () => {
+    if (ws.readyState === WebSocket.OPEN && !ws.isPaused) ws.pause();
+  };
+  const releaseReading = () => {
+    if (!heldByUnread && !heldByCaller && ws.isPaused) ws.resume();
+  };
   const socket: AppSocket = {
     get open() {
       return ws.readyState === WebSocket.OPEN;
@@ -92,6 +110,14 @@ export function openAppSocket(
     },
     send(message) {
       if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(message));
+    },
+    pause() {
+      heldByCaller = true;
+      holdReading();
+    },
+    resume() {
+      heldByCaller = false;
+      releaseReading();
     },
     caughtUp: () =>
       new Promise<void>((resolve) => {
@@ -144,7 +170,24 @@ export function openAppSocket(
     });
     ws.on("message", (data, isBinary) => {
       const text = isBinary ? null : data.toString();
-      inLoop("message", () => events.message(text));
+      if (options.virtual()) {
+        events.message(text);
+        return;
+      }
+      const size = text?.length ?? 0;
+      unread += size;
+      if (unread > maxUnreadBytes && !heldByUnread) {
+        heldByUnread = true;
+        holdReading();
+      }
+      scheduler.after(0, eventClass.input, `${label} message`, () => {
+        unread -= size;
+        if (heldByUnread && unread <= maxUnreadBytes / 2) {
+          heldByUnread = false;
+          releaseReading();
+        }
+        events.message(text);
+      });
     });
     ws.on("pong", () => wake?.());
     ws.on("close", (code, reason) => {

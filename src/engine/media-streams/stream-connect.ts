@@ -3,7 +3,7 @@ import { loadSpeech } from "../speech/speech-audio.js";
 import { openAppSocket } from "./app-socket.js";
 import { socketUrl } from "./socket-url.js";
 import { scheduleFrame } from "./stream-pacing.js";
-import { applyStreamMessage } from "./stream-playback.js";
+import { applyStreamMessage, joinPlayback } from "./stream-playback.js";
 import { messages, readAppMessage } from "./stream-protocol.js";
 import {
   failStream,
@@ -40,6 +40,7 @@ function onStreamOpen(s: StreamState): void {
     }),
   );
   host.statusCallback(spec, sid, "stream-started");
+  if (spec.bidirectional) joinPlayback(s);
   scheduleFrame(s);
   // The app has said nothing yet: a caller with something to say goes first.
   if (spec.bidirectional) host.listening();

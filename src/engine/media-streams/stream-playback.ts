@@ -1,67 +1,115 @@
 // A bidirectional stream's playback queue: the app's audio and marks, played to the caller in order, and what the app sends to fill or clear it.
+import { giveBack, joinBudget, queueItemBytes, shareOf, takeFromBudget } from "./stream-budget.js";
+import { clearBytes, dropNewestBytes, pushBytes, takeBytes } from "./stream-bytes.js";
 import { type AppMessage, messages } from "./stream-protocol.js";
-import { type Queued, refuseStreamMessage, type StreamState, sendToApp } from "./stream-state.js";
+import {
+  type Queued,
+  refuseStreamMessage,
+  type StreamState,
+  sendToApp,
+  streamVirtual,
+} from "./stream-state.js";
 
 /** Audio chunks and marks the app may have queued for playback at once (audio chunks in a row merge into one). */
 export const maxQueuedPlayback = 10_000;
 /** Bytes of the app's audio queued at once (about 17 minutes of mu-law); more is dropped like too many chunks. */
 export const maxQueuedAudioBytes = 8 * 1024 * 1024;
 
-/** Takes `bytes` of the app's queued audio off the front. */
-function takeAudio(s: StreamState, bytes: number): Uint8Array {
-  const { audio } = s;
-  const out = new Uint8Array(bytes);
-  let filled = 0;
-  while (filled < bytes && audio.length > 0) {
-    const chunk = audio[0]!;
-    const used = Math.min(bytes - filled, chunk.length - s.audioHead);
-    out.set(chunk.subarray(s.audioHead, s.audioHead + used), filled);
-    filled += used;
-    s.audioHead += used;
-    if (s.audioHead === chunk.length) {
-      audio.shift();
-      s.audioHead = 0;
-    }
-  }
-  s.queuedAudioBytes -= filled;
-  return filled === bytes ? out : out.subarray(0, filled);
+/** What a mark is counted as in the budget: its object and its name (two bytes a character). */
+const markBytes = (name: string) => queueItemBytes + 2 * name.length;
+
+/** The stream opens for playback: it takes its place in the budget, with its way of dropping its newest items. */
+export function joinPlayback(s: StreamState): void {
+  s.member.shedTo = (bytes) => shedPlayback(s, bytes);
+  joinBudget(s.host.budget, s.member);
 }
 
-/** Drops the app's queued audio (clear). */
-function dropAudio(s: StreamState): void {
-  s.audio.length = 0;
-  s.audioHead = 0;
-  s.queuedAudioBytes = 0;
+/** Drops the newest queued items (audio from its end, marks whole, never echoed) until the stream holds `bytes`. */
+function shedPlayback(s: StreamState, bytes: number): void {
+  const { budget } = s.host;
+  const before = s.member.cost;
+  while (s.member.cost > bytes && s.playback.length > 0) {
+    const last = s.playback.at(-1)!;
+    const excess = s.member.cost - bytes;
+    if (last.kind === "mark") {
+      s.playback.pop();
+      giveBack(budget, s.member, markBytes(last.name));
+    } else if (excess >= last.bytes) {
+      s.playback.pop();
+      giveBack(budget, s.member, dropNewestBytes(s.audio, last.bytes) + queueItemBytes);
+    } else {
+      last.bytes -= excess;
+      giveBack(budget, s.member, dropNewestBytes(s.audio, excess));
+    }
+  }
+  s.host.timeline("stream.shed", { sid: s.sid, bytes: before - s.member.cost, share: bytes });
 }
 
 /** Plays `ms` of the app's queued audio from `at`; marks whose audio has all played are echoed back. */
 export function playQueued(s: StreamState, ms: number, at: number): void {
-  const { playback, host, sid } = s;
-  let budget = ms;
+  const { playback, host, sid, member } = s;
+  const total = ms * 8;
+  let budget = total;
   while (playback.length > 0) {
     const head = playback[0]!;
     if (head.kind === "mark") {
       playback.shift();
+      giveBack(host.budget, member, markBytes(head.name));
       s.marksEchoed++;
       host.timeline("stream.mark", { sid, name: head.name });
       sendToApp(s, messages.mark(++s.sequence, sid, head.name));
       continue;
     }
-    const used = Math.min(budget, head.ms);
-    head.ms -= used;
+    const used = Math.min(budget, head.bytes);
+    head.bytes -= used;
     budget -= used;
-    if (used > 0) host.played(at + (ms - budget - used), takeAudio(s, used * 8));
-    s.playedMs += used;
-    if (head.ms > 0) break;
+    if (used > 0) {
+      host.played(at + (total - budget - used) / 8, takeBytes(s.audio, used));
+      giveBack(host.budget, member, used);
+    }
+    s.playedMs += used / 8;
+    if (head.bytes > 0) break;
     playback.shift();
+    giveBack(host.budget, member, queueItemBytes);
+  }
+  resumeWhenDrained(s);
+}
+
+/** A message the stream's share of the budget has no room for: dropped, warned once, and (real clock) reading paused. */
+function overBudget(s: StreamState, kind: string): void {
+  s.overBudget++;
+  if (s.overBudget === 1) {
+    s.host.alert(
+      31951,
+      `Stream - Protocol - Invalid Message: the stream holds its share of the sandbox's media budget (${shareOf(s.host.budget)} bytes: ${s.host.budget.limitBytes} shared by ${s.host.budget.members.size} streams); the ${kind} was dropped (${s.spec.url})`,
+      "warning",
+    );
+  }
+  // On the real clock the app's socket is not read until the queue has played down to half its share, so
+  // a flood waits in the app's own buffers; the virtual clock reads on, so runs stay the same bytes.
+  if (!streamVirtual(s) && !s.paused && s.socket) {
+    s.paused = true;
+    s.socket.pause();
+    s.host.timeline("stream.paused", { sid: s.sid, queued: s.member.cost });
   }
 }
 
-/** False when the item was refused (the queue is full). */
-function enqueuePlayback(s: StreamState, item: Queued): boolean {
+function resumeWhenDrained(s: StreamState): void {
+  if (!s.paused || s.member.cost > shareOf(s.host.budget) / 2) return;
+  s.paused = false;
+  s.socket?.resume();
+  s.host.timeline("stream.resumed", { sid: s.sid, queued: s.member.cost });
+}
+
+/** False when the item was refused (the queue is full, or the stream holds its share of the budget). */
+function enqueuePlayback(s: StreamState, item: Queued, bytes: number): boolean {
   const last = s.playback.at(-1);
   if (item.kind === "audio" && last?.kind === "audio") {
-    last.ms += item.ms;
+    if (!takeFromBudget(s.host.budget, s.member, bytes)) {
+      overBudget(s, "media");
+      return false;
+    }
+    last.bytes += item.bytes;
     return true;
   }
   if (s.playback.length >= maxQueuedPlayback) {
@@ -71,6 +119,11 @@ function enqueuePlayback(s: StreamState, item: Queued): boolean {
     );
     return false;
   }
+  const cost = item.kind === "mark" ? markBytes(item.name) : bytes + queueItemBytes;
+  if (!takeFromBudget(s.host.budget, s.member, cost)) {
+    overBudget(s, item.kind === "mark" ? "mark" : "media");
+    return false;
+  }
   s.playback.push(item);
   return true;
 }
@@ -78,18 +131,17 @@ function enqueuePlayback(s: StreamState, item: Queued): boolean {
 /** `media`: the app's audio joins the queue, unless the queue is full. */
 function queueMedia(s: StreamState, payload: string): void {
   const bytes = Buffer.from(payload, "base64");
-  if (s.queuedAudioBytes + bytes.length > maxQueuedAudioBytes) {
+  if (s.audio.length + bytes.length > maxQueuedAudioBytes) {
     refuseStreamMessage(s, `more than ${maxQueuedAudioBytes} bytes of audio queued; the media was dropped`);
     return;
   }
-  if (!enqueuePlayback(s, { kind: "audio", ms: bytes.length / 8 })) return;
-  s.audio.push(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length));
-  s.queuedAudioBytes += bytes.length;
+  if (!enqueuePlayback(s, { kind: "audio", bytes: bytes.length }, bytes.length)) return;
+  pushBytes(s.audio, bytes);
 }
 
 /** `mark`: queued behind the audio before it. */
 function queueMark(s: StreamState, name: string): void {
-  enqueuePlayback(s, { kind: "mark", name });
+  enqueuePlayback(s, { kind: "mark", name }, 0);
   // A mark with no audio before it is answered at once.
   playQueued(s, 0, s.host.now());
 }
@@ -97,14 +149,18 @@ function queueMark(s: StreamState, name: string): void {
 /** `clear`: queued audio is dropped; the marks waiting behind it are answered. */
 function clearPlayback(s: StreamState): void {
   const { host, sid } = s;
-  dropAudio(s);
-  for (const item of s.playback.splice(0)) {
+  clearBytes(s.audio);
+  const items = s.playback.splice(0);
+  // Everything queued goes at once: the stream holds nothing in the budget now.
+  giveBack(host.budget, s.member, s.member.cost);
+  for (const item of items) {
     if (item.kind !== "mark") continue;
     s.marksEchoed++;
     host.timeline("stream.mark", { sid, name: item.name, cleared: true });
     sendToApp(s, messages.mark(++s.sequence, sid, item.name));
   }
   host.timeline("stream.clear", { sid });
+  resumeWhenDrained(s);
 }
 
 /** A well-formed message from the app: media, mark or clear, on a bidirectional stream of this sid only. */

@@ -8,6 +8,7 @@ import {
   finishStream,
   lockstep,
   newStreamState,
+  releasePlayback,
   type StreamSessionHost,
   type StreamState,
   sendToApp,
@@ -50,6 +51,7 @@ function stopStream(s: StreamState): void {
 /** Sandbox reset: the socket drops at once and nothing more is scheduled. */
 function terminateStream(s: StreamState): void {
   s.socket?.terminate();
+  releasePlayback(s);
   if (s.state !== "ended") {
     s.state = "ended";
     s.host.scheduler.cancel(s.quiet);

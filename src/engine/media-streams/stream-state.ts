@@ -4,6 +4,8 @@ import type { ClockMode } from "../time/clock.js";
 import { type EventHandle, eventClass, type Scheduler } from "../time/scheduler.js";
 import { quietAgentMs } from "./agent-turns.js";
 import type { AppSocket } from "./app-socket.js";
+import { type BudgetMember, leaveBudget, type PlaybackBudget } from "./stream-budget.js";
+import { type ByteQueue, clearBytes, newByteQueue } from "./stream-bytes.js";
 
 export type StreamEvent = "stream-started" | "stream-stopped" | "stream-error";
 
@@ -34,10 +36,13 @@ export interface StreamSessionHost {
   talking(): void;
   /** The stream is over (closed by either side, or never opened): the verb waiting on it moves on. */
   ended(sid: string): void;
+  /** What every bidirectional stream's playback queue holds together. */
+  readonly budget: PlaybackBudget;
 }
 
 type State = "connecting" | "open" | "stopping" | "ended";
-export type Queued = { kind: "audio"; ms: number } | { kind: "mark"; name: string };
+/** A run of the app's audio (its bytes, 8 a millisecond, are in the stream's `audio`) or a mark behind it. */
+export type Queued = { kind: "audio"; bytes: number } | { kind: "mark"; name: string };
 
 /** One stream's state: what the session's named steps share. */
 export interface StreamState {
@@ -51,10 +56,14 @@ export interface StreamState {
   startedAt: number;
   tick: EventHandle | null;
   readonly playback: Queued[];
-  /** The app's queued audio bytes, in step with the queue's milliseconds (8 bytes each); `audioHead` is read so far. */
-  readonly audio: Uint8Array[];
-  audioHead: number;
-  queuedAudioBytes: number;
+  /** The app's queued audio bytes, in step with the queue's audio runs. */
+  readonly audio: ByteQueue;
+  /** The stream's place in the budget every bidirectional stream's queue shares (stream-budget.ts). */
+  readonly member: BudgetMember;
+  /** App messages dropped because the stream held its share of the budget. */
+  overBudget: number;
+  /** Real clock: the socket is not read while the stream holds its share (it resumes at half of it). */
+  paused: boolean;
   playedMs: number;
   marksEchoed: number;
   droppedFrames: number;
@@ -83,9 +92,11 @@ export function newStreamState(host: StreamSessionHost, sid: string, spec: Strea
     startedAt: 0,
     tick: null,
     playback: [],
-    audio: [],
-    audioHead: 0,
-    queuedAudioBytes: 0,
+    audio: newByteQueue(),
+    // The playback part gives the member its way to drop (stream-playback.ts, joinPlayback).
+    member: { cost: 0, shedTo: () => undefined },
+    overBudget: 0,
+    paused: false,
     playedMs: 0,
     marksEchoed: 0,
     droppedFrames: 0,
@@ -129,6 +140,18 @@ export function refuseStreamMessage(s: StreamState, reason: string): void {
   }
 }
 
+/** The stream plays no more: its queue goes, and so does its place in the budget. */
+export function releasePlayback(s: StreamState): void {
+  s.playback.length = 0;
+  clearBytes(s.audio);
+  leaveBudget(s.host.budget, s.member);
+  // A paused socket is read again, so its close handshake can finish (what else arrives is not applied).
+  if (s.paused) {
+    s.paused = false;
+    s.socket?.resume();
+  }
+}
+
 /** `notify`: the verb waiting on the stream hears of it (not when the verb itself stopped the stream). */
 export function finishStream(s: StreamState, notify = true): void {
   if (s.state === "ended") return;
@@ -137,6 +160,7 @@ export function finishStream(s: StreamState, notify = true): void {
   host.scheduler.cancel(s.tick);
   host.scheduler.cancel(s.quiet);
   s.tick = null;
+  releasePlayback(s);
   if (s.talking) host.timeline("stream.played", { sid, ms: s.utteranceMs });
   host.timeline("stream.ended", {
     sid,
@@ -146,6 +170,7 @@ export function finishStream(s: StreamState, notify = true): void {
     marks: s.marksEchoed,
     droppedFrames: s.droppedFrames,
     refused: s.refused,
+    overBudget: s.overBudget,
     endedBy: s.endedBy,
     sent: [...s.sent],
     received: [...s.received],

@@ -3,7 +3,7 @@ import type { Message } from "../../domain/message.js";
 import { channelOf } from "../../domain/message-address.js";
 import { eventClass } from "../time/scheduler.js";
 import { whatsappErrors, whatsappSessionOpen } from "./message-senders.js";
-import { type MessageFlights, moveMessage, settleMessage } from "./message-status.js";
+import { type MessageFlights, moveMessage, sendStatusCallback, settleMessage } from "./message-status.js";
 
 /** Delivery steps after creation: sending at once, sent after 500 ms, the handset's receipt after 2 s. */
 export const messageTiming = { sendingMs: 0, sentMs: 500, deliveredMs: 2000 } as const;
@@ -27,9 +27,21 @@ export const stepAfter = (
   flights.services.scheduler.after(delay, eventClass.continuation, label, task);
 };
 
-/** Starts delivery of a queued (or, at its SendAt, a scheduled) outbound message; once per message. */
+/**
+ * Starts delivery of a queued (or, at its SendAt, a scheduled) outbound message; once per message. A message
+ * stored `failed` at creation (the markup sent it on a wallet that could not cover it) is not delivered: its
+ * status callback hears of the failure.
+ */
 export function startMessage(flights: MessageFlights, message: Message) {
-  if (flights.started.has(message.sid)) return;
+  if (message.status === "failed") {
+    const error = { code: message.error_code ?? 0, text: message.error_message ?? "" };
+    stepAfter(flights, 0, `failed ${message.sid}`, () =>
+      sendStatusCallback(flights.services, message, "failed", error),
+    );
+    return;
+  }
+  // An inbound message is never delivered, and is not kept among those under way (they would grow without end).
+  if (message.direction === "inbound" || flights.started.has(message.sid)) return;
   flights.started.add(message.sid);
   if (message.status === "scheduled" && message.send_at !== null) {
     const { ctx, scheduler } = flights.services;

@@ -13,7 +13,7 @@ import { recordEvent } from "../context/events.js";
 import { locateNumber, locationParams } from "../location/number-location.js";
 import { startMessage, stepAfter } from "./message-delivery.js";
 import type { MessageFlights } from "./message-status.js";
-import { sendMessage } from "./messages.js";
+import { sendMessage, sendMessageOrFail } from "./messages.js";
 
 export interface InboundMessage {
   from: string;
@@ -26,7 +26,10 @@ export interface InboundMessage {
   profileName?: string | undefined;
 }
 
-/** A message arrives at one of the sandbox's numbers: checked, recorded as received, posted to its SmsUrl. */
+/**
+ * A message arrives at one of the sandbox's numbers: checked (a wallet that cannot cover its price refuses
+ * it, 402 with 20042, as it refuses inbound rings), recorded as received and charged, posted to its SmsUrl.
+ */
 export function receiveMessage(flights: MessageFlights, input: InboundMessage): Message {
   const { ctx } = flights.services;
   const number = ctx.store.phoneNumbers.findOne("number", numberOf(input.to));
@@ -47,7 +50,6 @@ export function receiveMessage(flights: MessageFlights, input: InboundMessage): 
       ...(input.mediaContentTypes ? { mediaContentTypes: input.mediaContentTypes } : {}),
       direction: "inbound",
     });
-    flights.started.add(created.sid);
     const received = ctx.store.messages.replace({
       ...created,
       status: "received",
@@ -143,7 +145,10 @@ function smsParams(
   return params;
 }
 
-/** Each <Message> in the answer becomes an outbound-reply (to the sender, from the number, unless set). */
+/**
+ * Each <Message> in the answer becomes an outbound-reply (to the sender, from the number, unless set); one
+ * the wallet cannot cover is stored failed with 20042 and the replies after it are still tried.
+ */
 function replyFrom(flights: MessageFlights, inbound: Message, markup: string) {
   const { ctx } = flights.services;
   let verbs: ReturnType<typeof parseMarkup>["verbs"];
@@ -158,7 +163,7 @@ function replyFrom(flights: MessageFlights, inbound: Message, markup: string) {
     if (verb.name !== "Message") continue;
     const bodyNode = verb.children.find((c) => c.name === "Body");
     const media = verb.children.filter((c) => c.name === "Media").map((c) => c.text);
-    const reply = sendMessage(ctx, {
+    const reply = sendMessageOrFail(ctx, {
       accountSid: inbound.account_sid,
       from: verb.attrs.from ?? inbound.to,
       to: verb.attrs.to ?? inbound.from,

@@ -1,4 +1,4 @@
-// A message's status changes: the record moves (billed once sent), its event is kept, its status callback posted.
+// A message's status changes: the record moves (charged once sent, its hold let go), its event is kept, its status callback posted.
 import type { Message, MessageStatus } from "../../domain/message.js";
 import { billMessage } from "../billing/billing.js";
 import { apiVersion } from "../callbacks/voice-params.js";
@@ -12,9 +12,13 @@ export interface MessageFlights {
   started: Set<string>;
 }
 
-/** The message is no longer under way (null: the step that found it so stops there). */
+/**
+ * The message is no longer under way (null: the step that found it so stops there). Whatever of its price
+ * is still held (it was never charged: canceled, deleted, or failed before `sent`) is let go.
+ */
 export const settleMessage = (flights: MessageFlights, sid: string) => {
   flights.started.delete(sid);
+  flights.services.ctx.holds?.release(sid);
   return null;
 };
 
@@ -43,7 +47,9 @@ export function moveMessage(
     const changes: Partial<Message> = { status, updated_at: ctx.clock.now() };
     if (status === "sent") {
       changes.date_sent = ctx.clock.now();
+      // The charge takes the place of the hold, in the same transaction: the credit is never counted twice.
       changes.price = billMessage(ctx, current);
+      ctx.holds?.release(sid);
     }
     if (error) {
       changes.error_code = error.code;
@@ -58,7 +64,7 @@ export function moveMessage(
 }
 
 /** Posts the change to the message's StatusCallback, if it has one (RawDlrDoneDate once the handset answered). */
-function sendStatusCallback(
+export function sendStatusCallback(
   services: EngineServices,
   message: Message,
   status: MessageStatus,

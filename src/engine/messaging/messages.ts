@@ -2,6 +2,12 @@
 import { errors } from "../../domain/errors.js";
 import type { Message, MessageDirection, MessageStatus } from "../../domain/message.js";
 import { twilioMissingWording } from "../../domain/twilio-wording.js";
+import {
+  assertMayMessage,
+  holdMessagePrice,
+  messageCents,
+  messageRefusal,
+} from "../billing/message-admission.js";
 import type { EngineContext } from "../context/context.js";
 import { recordEvent } from "../context/events.js";
 import { mediaOf } from "./message-media.js";
@@ -39,17 +45,60 @@ export const finalMessageStatuses: readonly MessageStatus[] = [
 ];
 
 /**
- * Creates the message record. Twilio's first status is `queued`, `accepted` when a Messaging Service
- * sends it, and `scheduled` for a fixed SendAt; MMS (any media) get an MM sid, SMS an SM sid.
+ * Creates the message record, once the account may pay for it (message-admission.ts: 402 with 20042 when
+ * the wallet less what is held cannot cover its price). Twilio's first status is `queued`, `accepted` when
+ * a Messaging Service sends it, and `scheduled` for a fixed SendAt; MMS (any media) get an MM sid, SMS an
+ * SM sid. An outbound message holds its price until it is charged at `sent` or fails; an inbound one is
+ * charged on arrival (message-inbound.ts).
  */
 export function sendMessage(ctx: EngineContext, input: NewMessage): Message {
+  const cents = priceCents(ctx, input);
   return ctx.store.transact(() => {
-    const sid = ctx.ids.mint(messageSidPrefix(input));
-    const message = ctx.store.messages.insert(messageRecord(input, sid, ctx.clock.now()));
-    recordEvent(ctx, "message.created", message.account_sid, "message", message);
+    // Admission and hold in one synchronous step: concurrent requests cannot both spend the same cents.
+    assertMayMessage(ctx, input.accountSid, cents);
+    const message = insertMessage(ctx, input);
+    if (message.direction !== "inbound") holdMessagePrice(ctx, message.account_sid, message.sid, cents);
     return message;
   });
 }
+
+/**
+ * A message the markup sends (`<Sms>` in a call, `<Message>` in a messaging answer): as `sendMessage`, but a
+ * message the wallet cannot cover is stored `failed` with the refusal's code (20042) instead of throwing, so
+ * the call or reply goes on. Its `failed` status callback is posted when the lifecycle starts it.
+ */
+export function sendMessageOrFail(ctx: EngineContext, input: NewMessage): Message {
+  const cents = priceCents(ctx, input);
+  return ctx.store.transact(() => {
+    const refusal = messageRefusal(ctx, input.accountSid, cents);
+    if (!refusal) return sendMessage(ctx, input);
+    const created = insertMessage(ctx, input);
+    const failed = ctx.store.messages.replace({
+      ...created,
+      status: "failed",
+      error_code: refusal.code,
+      error_message: refusal.message,
+    });
+    recordEvent(ctx, "message.failed", failed.account_sid, "message", failed);
+    return failed;
+  });
+}
+
+function insertMessage(ctx: EngineContext, input: NewMessage): Message {
+  const sid = ctx.ids.mint(messageSidPrefix(input));
+  const message = ctx.store.messages.insert(messageRecord(input, sid, ctx.clock.now()));
+  recordEvent(ctx, "message.created", message.account_sid, "message", message);
+  return message;
+}
+
+/** What the message will cost, in cents, priced as `billMessage` prices it. */
+const priceCents = (ctx: EngineContext, input: NewMessage) =>
+  messageCents(ctx, {
+    direction: input.direction ?? "outbound-api",
+    from: input.from,
+    to: input.to,
+    num_segments: countSegments(input.body ?? "").segments,
+  });
 
 /** Twilio: MMS (any media) get an MM sid, SMS an SM sid. */
 export const messageSidPrefix = (input: NewMessage) => ((input.mediaUrls ?? []).length > 0 ? "MM" : "SM");
@@ -116,6 +165,8 @@ export function cancelMessage(ctx: EngineContext, message: Message): Message {
       status: "canceled",
       updated_at: ctx.clock.now(),
     });
+    // Never sent, never charged: what it held goes back to the wallet's free credit.
+    ctx.holds?.release(message.sid);
     recordEvent(ctx, "message.canceled", message.account_sid, "message", canceled);
     return canceled;
   });

@@ -13,21 +13,20 @@ export function sms(node: MarkupNode, env: VerbEnv): Outcome {
   const from = node.attrs.from ?? (inbound ? call.to : call.from);
   const body = node.text.trim();
   let sid = "";
-  let status: "sending" | "invalid" = "invalid";
+  let status: "sending" | "failed" | "invalid" = "invalid";
   if (!e164.test(to)) env.alert(14101, `Invalid 'To' attribute: ${to}`, "warning");
   else if (!e164.test(from)) env.alert(14102, `Invalid 'From' attribute: ${from}`, "warning");
   else if (body === "") env.alert(14103, "Invalid Body: the <Sms> verb has no message text", "warning");
   else {
     const callback = node.attrs.statusCallback;
-    sid = env.sendSms({
+    ({ sid, status } = env.sendSms({
       to,
       from,
       body,
       statusCallback: callback ? env.resolve(callback) : null,
       // `method` is the action's; Twilio posts the status callback.
       statusCallbackMethod: "POST",
-    });
-    status = "sending";
+    }));
   }
   env.timeline("sms.sent", { sid: sid || null, to, from, status });
   if (!node.attrs.action) return { type: "next" };

@@ -1,0 +1,21 @@
+// The app's media payloads: base64 as the protocol defines it, whole groups of four with at most two `=` at the end.
+import { describe, expect, it } from "vitest";
+import { readAppMessage } from "./stream-protocol.js";
+
+const media = (payload: string) =>
+  readAppMessage(JSON.stringify({ event: "media", streamSid: "MZ1", media: { payload } }));
+
+describe("media payloads", () => {
+  it.each(["QUJD", "AA==", "AAA=", "/+8=", Buffer.alloc(45 * 1024, 0x7f).toString("base64")])(
+    "takes %s",
+    (payload) => {
+      expect(media(payload)).toHaveProperty("message");
+    },
+  );
+  it.each(["***", "AB=C", "A===", "AAA", "ab-_", "QU JD", "====", "AA==AAAA"])("refuses %s", (payload) => {
+    expect(media(payload)).toEqual({ error: "media message: media.payload: media.payload is not base64" });
+  });
+  it("refuses an empty payload as empty", () => {
+    expect(media("")).toEqual({ error: "media message: media.payload: media.payload is empty" });
+  });
+});
