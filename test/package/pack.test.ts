@@ -45,6 +45,8 @@ let tarball = "";
 let tarEntries: string[] = [];
 let manifest: PackageJson;
 const children = new Set<ChildProcess>();
+/** Children started as the leaders of their own process groups. */
+const groups = new Set<ChildProcess>();
 
 /** Runs an ES module in the consumer project with plain `node` and returns what it printed as JSON. */
 async function runScript(name: string, source: string): Promise<unknown> {
@@ -82,6 +84,13 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const child of children)
     if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  for (const leader of groups) {
+    try {
+      process.kill(-leader.pid!, "SIGKILL");
+    } catch {
+      // The group has ended.
+    }
+  }
   if (work) await rm(work, { recursive: true, force: true });
 });
 
@@ -334,6 +343,35 @@ console.log(JSON.stringify({
     expect(await exited).toBe(0);
   }, 40_000);
 
+  // npm runs a script or a bin through a shell, and hands a signal sent to npm on to that shell alone.
+  it.each([
+    { how: "npm start", signal: "SIGTERM" as const },
+    { how: "npm start", signal: "SIGINT" as const },
+    { how: "npx voice-sandbox serve", signal: "SIGTERM" as const },
+  ])(
+    "stops the server when $how is sent $signal",
+    async ({ how, signal }) => {
+      const started =
+        how === "npm start"
+          ? await startListening("npm", ["start", "--", "--port", "0"], repoRoot, {}, true)
+          : await startListening("npx", ["voice-sandbox", "serve", "--port", "0"], app, {}, true);
+      expect((await fetch(`${started.url}/__sandbox/health`)).status).toBe(200);
+      // The output closes once every process holding it has ended: npm, its shell and the server.
+      const closed = new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => resolve(false), 20_000);
+        started.child.stdout!.once("close", () => {
+          clearTimeout(timer);
+          resolve(true);
+        });
+      });
+      started.child.kill(signal);
+      await started.exited;
+      expect(await closed, "a process of the command still holds its output").toBe(true);
+      await expect(fetch(`${started.url}/__sandbox/health`)).rejects.toThrow();
+    },
+    60_000,
+  );
+
   it("keeps the program's compiled code in the compile cache folder, and a second start runs from it", async () => {
     const cache = join(work, "compile-cache-own");
     const env = { VOICE_SANDBOX_COMPILE_CACHE: cache };
@@ -369,10 +407,25 @@ async function waitFor<T extends unknown[]>(probe: () => Promise<T>): Promise<T>
 }
 
 /** Starts the installed bin's `serve --port 0` and resolves once it logs the URL it listens on. */
-async function startInstalledServe(extraEnv: Record<string, string> = {}) {
+function startInstalledServe(extraEnv: Record<string, string> = {}) {
   const bin = join(app, "node_modules", ".bin", "voice-sandbox");
-  const child = spawn(bin, ["serve", "--port", "0"], { cwd: app, env: { ...plainEnv(), ...extraEnv } });
+  return startListening(bin, ["serve", "--port", "0"], app, extraEnv);
+}
+
+/**
+ * Starts a command that runs a server and resolves once the server logs the URL it listens on. `detached`
+ * gives it a process group of its own, which the file's teardown ends whole (an orphaned server included).
+ */
+async function startListening(
+  command: string,
+  args: string[],
+  cwd: string,
+  extraEnv: Record<string, string> = {},
+  detached = false,
+) {
+  const child = spawn(command, args, { cwd, env: { ...plainEnv(), ...extraEnv }, detached });
   children.add(child);
+  if (detached) groups.add(child);
   let stderr = "";
   child.stderr.on("data", (chunk: Buffer) => {
     stderr += chunk.toString();
