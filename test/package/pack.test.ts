@@ -97,6 +97,7 @@ afterAll(async () => {
 describe("the npm package", () => {
   it("ships the build and the default fixtures, and no sources or tests", () => {
     expect(tarEntries).toContain("package.json");
+    expect(tarEntries).toEqual(expect.arrayContaining(["README.md", "CHANGELOG.md", "LICENSE"]));
     expect(tarEntries).toContain("dist/index.js");
     expect(tarEntries).toContain("dist/index.d.ts");
     expect(tarEntries).toContain("fixtures/default.yaml");
