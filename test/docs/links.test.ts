@@ -24,8 +24,10 @@ const pages = [
 
 const anchorCache = new Map<string, Set<string>>();
 const anchorsAt = (path: string) => {
-  let anchors = anchorCache.get(path);
-  if (!anchors) anchorCache.set(path, (anchors = anchorsOf(read(path))));
+  const known = anchorCache.get(path);
+  if (known) return known;
+  const anchors = anchorsOf(read(path));
+  anchorCache.set(path, anchors);
   return anchors;
 };
 

@@ -8,7 +8,7 @@ import twilio from "twilio";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { createSandbox, failOnUnhandled, isSandboxWebhook } from "../../src/index.js";
 import { fixtures } from "../support/fixtures.js";
-import { listenLocally, type LocalServer } from "../support/local-server.js";
+import { type LocalServer, listenLocally } from "../support/local-server.js";
 
 const { sid: accountSid, authToken } = fixtures.acme;
 const number = "+14155550100";
