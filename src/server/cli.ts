@@ -32,10 +32,11 @@ function start(): Promise<void> {
 }
 
 /**
- * npm (`npm start`, `npx voice-sandbox`, any npm script) runs the command through a shell and hands a SIGTERM
- * or SIGINT sent to npm on to that shell, which ends without passing it to its child: the command would run
- * on, orphaned and still listening. So under npm the command stops as if sent SIGTERM (a server closes
- * cleanly) once its parent has gone, checked twice a second; the check never keeps the process alive.
+ * npm (`npx voice-sandbox`, any npm script) runs the command through a shell and hands a SIGTERM sent to npm
+ * on to that shell, which ends without passing it to its child: the command would run on, orphaned and still
+ * listening. (The repository's own start script `exec`s node, so there npm signals the server itself.) So
+ * under npm the command stops as if sent SIGTERM (a server closes cleanly) once its parent has gone,
+ * checked twice a second; the check never keeps the process alive.
  */
 function stopWithParent(env: NodeJS.ProcessEnv = process.env): void {
   if (!env.npm_lifecycle_event) return;
