@@ -37,7 +37,10 @@ export function startScriptNodeFlags(): string[] {
     scripts: { start: string };
   };
   // `exec`: the shell npm runs the script in becomes node, so a signal npm passes on reaches the server.
-  const words = manifest.scripts.start.trim().replace(/^exec\s+/, "").split(/\s+/);
+  const words = manifest.scripts.start
+    .trim()
+    .replace(/^exec\s+/, "")
+    .split(/\s+/);
   const entry = words.findIndex((word) => word.endsWith("cli.cjs"));
   if (words[0] !== "node" || entry < 0) throw new Error(`unexpected start script: ${manifest.scripts.start}`);
   return words.slice(1, entry);
