@@ -44,10 +44,11 @@ RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
 # package.json stays in the image: the server reads its version from it at start.
 COPY --from=build /app/dist ./dist
 COPY fixtures ./fixtures
-# /data is where state can live (-e VOICE_SANDBOX_DATA_DIR=/data -v sandbox-data:/data), writable by the
-# server's user; the code and fixtures stay owned by root, so the server cannot rewrite them.
+# /data is where state can live, writable by the server's user; the code and fixtures stay owned by root, so
+# the server cannot rewrite them. No VOLUME: it would make a new anonymous volume on every `docker run`; state
+# is kept by naming one (-e VOICE_SANDBOX_DATA_DIR=/data -v sandbox-data:/data), which Docker fills with this
+# folder, its owner included, on first use.
 RUN mkdir -p /data && chown node:node /data
-VOLUME ["/data"]
 USER node
 # V8's code cache for `serve`, made by one start of the server while the image is built (stopped once the cache
 # is written): a container's start is always a first start, and without it compiles the whole program again

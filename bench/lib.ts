@@ -36,7 +36,11 @@ export function startScriptNodeFlags(): string[] {
   const manifest = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as {
     scripts: { start: string };
   };
-  const words = manifest.scripts.start.trim().split(/\s+/);
+  // `exec`: the shell npm runs the script in becomes node, so a signal npm passes on reaches the server.
+  const words = manifest.scripts.start
+    .trim()
+    .replace(/^exec\s+/, "")
+    .split(/\s+/);
   const entry = words.findIndex((word) => word.endsWith("cli.cjs"));
   if (words[0] !== "node" || entry < 0) throw new Error(`unexpected start script: ${manifest.scripts.start}`);
   return words.slice(1, entry);

@@ -106,8 +106,9 @@ cache_start="$(dockerfile_field cache-start)"
 [[ ${#healthcheck[@]} -gt 0 ]] || fail "no HEALTHCHECK command"
 [[ -n "$cache_start" ]] || fail "no RUN that starts the server for the compile cache"
 
-# /data: a VOLUME the non-root user owns (made before USER switches to it).
-grep -q '^VOLUME \["/data"\]' "$work/context/Dockerfile" || fail "no VOLUME /data"
+# /data: a folder the non-root user owns (made before USER switches to it), and no VOLUME, which would give
+# every `docker run` a new anonymous volume (state is kept in a named one: -v sandbox-data:/data).
+if grep -q '^VOLUME' "$work/context/Dockerfile"; then fail "the Dockerfile declares a VOLUME"; fi
 awk '/AS runtime/{r=1} r&&/chown node:node \/data/{c=1} r&&c&&/^USER node/{ok=1} END{exit !ok}' "$work/context/Dockerfile" ||
   fail "/data is not chowned to node before USER node"
 # The compile cache's folder stands in for /home/node/.cache/voice-sandbox: the run user's own, private.

@@ -117,6 +117,7 @@ export {
   type DeliveryAttempt,
   type DeliveryFilter,
   defaultWebhookOptions,
+  isSandboxWebhook,
   type OutboundKind,
   type OutboundRequest,
   type OutboundResult,

@@ -4,6 +4,7 @@ import type { Handle } from "../http/handle.js";
 import { fromFetchRequest, toFetchResponse } from "./fetch.js";
 import { loadMsw } from "./load-msw.js";
 
+export { isSandboxWebhook } from "../webhooks/own-requests.js";
 export { type FailOnUnhandled, failOnUnhandled } from "./msw-listen-options.js";
 
 /** Base URL the MSW door answers on when none is given. */

@@ -31,6 +31,26 @@ function start(): Promise<void> {
   );
 }
 
+/**
+ * npm (`npx voice-sandbox`, any npm script) runs the command through a shell and hands a SIGTERM sent to npm
+ * on to that shell, which ends without passing it to its child: the command would run on, orphaned and still
+ * listening. (The repository's own start script `exec`s node, so there npm signals the server itself.) So
+ * under npm the command stops as if sent SIGTERM (a server closes cleanly) once its parent has gone,
+ * checked twice a second; the check never keeps the process alive.
+ */
+function stopWithParent(env: NodeJS.ProcessEnv = process.env): void {
+  if (!env.npm_lifecycle_event) return;
+  const parent = process.ppid;
+  const watch = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(watch);
+    process.kill(process.pid, "SIGTERM");
+  }, 500);
+  watch.unref();
+}
+
+stopWithParent();
+
 let finished = false;
 // As an unsettled top-level await ends a module: a command that stops with nothing left to run before its
 // work finished (its promise never settled) exits 13, not 0, so a stalled `run` never passes for a success.

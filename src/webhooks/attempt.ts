@@ -2,6 +2,7 @@
 import type { OutboundRequest } from "./contract.js";
 import type { AttemptOutcome, DeliveryAttempt } from "./delivery-log.js";
 import type { DispatcherState, Job } from "./dispatcher-state.js";
+import { idempotencyTokenHeader } from "./own-requests.js";
 import { computeSignature, signatureHeader, twilioSignatureHeader, urlWithQuery } from "./sign.js";
 import type { WireResult } from "./transport.js";
 
@@ -27,7 +28,7 @@ export function prepare(s: DispatcherState, request: OutboundRequest, id: string
     "user-agent": s.userAgent,
     [signatureHeader]: signature,
     [twilioSignatureHeader]: signature,
-    "I-Twilio-Idempotency-Token": id,
+    [idempotencyTokenHeader]: id,
   };
   // Cookies are not signed (Twilio's signature covers the URL and parameters only).
   const cookie = request.cookies && cookieJars ? cookieJars.header(request.cookies, url, clock.now()) : null;

@@ -3,6 +3,7 @@ export type { OutboundKind, OutboundRequest, OutboundResult, WebhookSender } fro
 export type { AttemptOutcome, DeliveryAttempt, DeliveryFilter } from "./delivery-log.js";
 export { createWebhookDispatcher, type WebhookDispatcher } from "./dispatcher.js";
 export type { ReceivedWebhook, ReceiverAnswer, WebhookReceiver } from "./in-process-receivers.js";
+export { isSandboxWebhook } from "./own-requests.js";
 export {
   createWebhookReceiverMiddleware,
   type ReceiverMiddlewareOptions,

@@ -1,5 +1,6 @@
 // One HTTP exchange with a customer's URL: an in-process receiver or `fetch`, under a real-time timeout and a size limit.
 import { normaliseAnswer, type ReceiverRegistry } from "./in-process-receivers.js";
+import { idempotencyTokenHeader, trackOwnRequest } from "./own-requests.js";
 
 export interface WireRequest {
   method: "GET" | "POST";
@@ -68,28 +69,7 @@ async function exchange(
   let { method, url, body } = request;
   for (let hop = 0; ; hop++) {
     const receiver = receivers.find(url);
-    if (!receiver) {
-      const response = await getFetch()(url, {
-        method,
-        headers: request.headers,
-        ...(body !== undefined ? { body } : {}),
-        redirect: request.followRedirects ? "follow" : "manual",
-        signal,
-      });
-      const text = await readBounded(response.body, request.maxBodyBytes);
-      const headers: Record<string, string> = {};
-      response.headers.forEach((value, name) => {
-        headers[name] = value;
-      });
-      return {
-        kind: "response",
-        status: response.status,
-        headers,
-        setCookies: response.headers.getSetCookie(),
-        body: text,
-        url: response.url || url,
-      };
-    }
+    if (!receiver) return await overNetwork(request, method, url, body, signal, getFetch);
     const params = Object.fromEntries(
       new URLSearchParams(method === "GET" ? new URL(url).search : (body ?? "")),
     );
@@ -121,6 +101,43 @@ async function exchange(
       body = undefined;
     }
     url = new URL(location, url).toString();
+  }
+}
+
+/** The exchange through `fetch`, known meanwhile as the sandbox's own (a strict MSW setup lets it through). */
+async function overNetwork(
+  request: WireRequest,
+  method: WireRequest["method"],
+  url: string,
+  body: string | undefined,
+  signal: AbortSignal,
+  getFetch: () => typeof fetch,
+): Promise<WireResult> {
+  const token = request.headers[idempotencyTokenHeader];
+  const release = token === undefined ? () => undefined : trackOwnRequest(token);
+  try {
+    const response = await getFetch()(url, {
+      method,
+      headers: request.headers,
+      ...(body !== undefined ? { body } : {}),
+      redirect: request.followRedirects ? "follow" : "manual",
+      signal,
+    });
+    const text = await readBounded(response.body, request.maxBodyBytes);
+    const headers: Record<string, string> = {};
+    response.headers.forEach((value, name) => {
+      headers[name] = value;
+    });
+    return {
+      kind: "response",
+      status: response.status,
+      headers,
+      setCookies: response.headers.getSetCookie(),
+      body: text,
+      url: response.url || url,
+    };
+  } finally {
+    release();
   }
 }
 

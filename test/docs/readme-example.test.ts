@@ -27,7 +27,7 @@ sandbox.webhooks.register("https://app.example.test/", (request) => {
   return { status: 204 };
 });
 
-beforeAll(() => server.listen(failOnUnhandled)); // msw 2: { onUnhandledRequest: "error" }, msw 3: { onUnhandledFrame: "error" }
+beforeAll(() => server.listen(failOnUnhandled)); // an unmatched request fails the test (msw 2 and 3)
 afterAll(() => server.close());
 beforeEach(() => {
   sandbox.reset(); // back to the fixtures, ids restart from the seed

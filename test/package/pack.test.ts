@@ -45,6 +45,8 @@ let tarball = "";
 let tarEntries: string[] = [];
 let manifest: PackageJson;
 const children = new Set<ChildProcess>();
+/** Children started as the leaders of their own process groups. */
+const groups = new Set<ChildProcess>();
 
 /** Runs an ES module in the consumer project with plain `node` and returns what it printed as JSON. */
 async function runScript(name: string, source: string): Promise<unknown> {
@@ -82,12 +84,20 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const child of children)
     if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  for (const leader of groups) {
+    try {
+      process.kill(-leader.pid!, "SIGKILL");
+    } catch {
+      // The group has ended.
+    }
+  }
   if (work) await rm(work, { recursive: true, force: true });
 });
 
 describe("the npm package", () => {
   it("ships the build and the default fixtures, and no sources or tests", () => {
     expect(tarEntries).toContain("package.json");
+    expect(tarEntries).toEqual(expect.arrayContaining(["README.md", "CHANGELOG.md", "LICENSE"]));
     expect(tarEntries).toContain("dist/index.js");
     expect(tarEntries).toContain("dist/index.d.ts");
     expect(tarEntries).toContain("fixtures/default.yaml");
@@ -334,6 +344,35 @@ console.log(JSON.stringify({
     expect(await exited).toBe(0);
   }, 40_000);
 
+  // npm runs a script or a bin through a shell, and hands a signal sent to npm on to that shell alone.
+  it.each([
+    { how: "npm start", signal: "SIGTERM" as const },
+    { how: "npm start", signal: "SIGINT" as const },
+    { how: "npx voice-sandbox serve", signal: "SIGTERM" as const },
+  ])(
+    "stops the server when $how is sent $signal",
+    async ({ how, signal }) => {
+      const started =
+        how === "npm start"
+          ? await startListening("npm", ["start", "--", "--port", "0"], repoRoot, {}, true)
+          : await startListening("npx", ["voice-sandbox", "serve", "--port", "0"], app, {}, true);
+      expect((await fetch(`${started.url}/__sandbox/health`)).status).toBe(200);
+      // The output closes once every process holding it has ended: npm, its shell and the server.
+      const closed = new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => resolve(false), 20_000);
+        started.child.stdout!.once("close", () => {
+          clearTimeout(timer);
+          resolve(true);
+        });
+      });
+      started.child.kill(signal);
+      await started.exited;
+      expect(await closed, "a process of the command still holds its output").toBe(true);
+      await expect(fetch(`${started.url}/__sandbox/health`)).rejects.toThrow();
+    },
+    60_000,
+  );
+
   it("keeps the program's compiled code in the compile cache folder, and a second start runs from it", async () => {
     const cache = join(work, "compile-cache-own");
     const env = { VOICE_SANDBOX_COMPILE_CACHE: cache };
@@ -369,10 +408,25 @@ async function waitFor<T extends unknown[]>(probe: () => Promise<T>): Promise<T>
 }
 
 /** Starts the installed bin's `serve --port 0` and resolves once it logs the URL it listens on. */
-async function startInstalledServe(extraEnv: Record<string, string> = {}) {
+function startInstalledServe(extraEnv: Record<string, string> = {}) {
   const bin = join(app, "node_modules", ".bin", "voice-sandbox");
-  const child = spawn(bin, ["serve", "--port", "0"], { cwd: app, env: { ...plainEnv(), ...extraEnv } });
+  return startListening(bin, ["serve", "--port", "0"], app, extraEnv);
+}
+
+/**
+ * Starts a command that runs a server and resolves once the server logs the URL it listens on. `detached`
+ * gives it a process group of its own, which the file's teardown ends whole (an orphaned server included).
+ */
+async function startListening(
+  command: string,
+  args: string[],
+  cwd: string,
+  extraEnv: Record<string, string> = {},
+  detached = false,
+) {
+  const child = spawn(command, args, { cwd, env: { ...plainEnv(), ...extraEnv }, detached });
   children.add(child);
+  if (detached) groups.add(child);
   let stderr = "";
   child.stderr.on("data", (chunk: Buffer) => {
     stderr += chunk.toString();
@@ -451,13 +505,51 @@ const consumerTsconfig = JSON.stringify({
   include: ["*.test.ts"],
 });
 
-/** Node 24 for the msw 3 project: the one CI installed (VOICE_SANDBOX_NODE24), else the `node` package from npm. */
-async function node24(): Promise<string> {
-  if (process.env.VOICE_SANDBOX_NODE24) return process.env.VOICE_SANDBOX_NODE24;
-  const prefix = join(work, "node24");
-  await npm(["install", "--no-audit", "--no-fund", "--prefix", prefix, "node@24"], work);
-  return join(prefix, "node_modules", ".bin", "node");
+/**
+ * A CommonJS script that requires each subpath of the package (all but the JSON files), then uses the main
+ * entry with msw's setupServer under failOnUnhandled. Node >= 20.19 and 22.12 load ES modules through
+ * `require()`; one with top-level await anywhere in its graph would fail here (ERR_REQUIRE_ASYNC_MODULE).
+ */
+const requireScript = (subpaths: string[]) => `const failed = [];
+for (const subpath of ${JSON.stringify(subpaths.filter((path) => !path.endsWith(".json")))}) {
+  const name = "voice-sandbox" + subpath.slice(1);
+  try {
+    if (Object.keys(require(name)).length === 0) failed.push(name + ": no exports");
+  } catch (error) {
+    failed.push(name + ": " + error.code + " " + error.message.split("\\n")[0]);
+  }
 }
+const { setupServer } = require("msw/node");
+const { createSandbox, failOnUnhandled } = require("voice-sandbox");
+const sandbox = createSandbox();
+const server = setupServer(...sandbox.handlers);
+server.listen(failOnUnhandled);
+// A live server: an unmatched request to it would succeed but for failOnUnhandled.
+const other = require("node:http").createServer((_req, res) => res.end("reached the real network"));
+other.listen(0, "127.0.0.1", async () => {
+  const health = await fetch(sandbox.baseUrl + "/__sandbox/health");
+  const printed = console.error;
+  console.error = () => {};
+  const unmatched = "http://127.0.0.1:" + other.address().port + "/not-mocked";
+  const refused = await fetch(unmatched).then(() => false, () => true);
+  console.error = printed;
+  server.close();
+  other.close();
+  console.log(JSON.stringify({ failed, createSandbox: typeof createSandbox, health: health.status, refused }));
+});
+`;
+
+/** Node 24 for the msw 3 project: the one CI installed (VOICE_SANDBOX_NODE24), else the `node` package from npm. */
+function node24(): Promise<string> {
+  node24Bin ??= (async () => {
+    if (process.env.VOICE_SANDBOX_NODE24) return process.env.VOICE_SANDBOX_NODE24;
+    const prefix = join(work, "node24");
+    await npm(["install", "--no-audit", "--no-fund", "--prefix", prefix, "node@24"], work);
+    return join(prefix, "node_modules", ".bin", "node");
+  })();
+  return node24Bin;
+}
+let node24Bin: Promise<string> | undefined;
 
 /** The docs' vitest-helper test file (docs/scenarios.md), for the typecheck under each vitest major. */
 const helperTestFile = async () => {
@@ -522,6 +614,17 @@ describe.each([
     await inProject(node, ["node_modules/typescript/bin/tsc", "-p", "."]);
   }, 120_000);
 
+  it("require()s every entry point from CommonJS, and answers through msw's setupServer", async () => {
+    await writeFile(join(project, "require.cjs"), requireScript(Object.keys(manifest.exports)));
+    const { stdout } = await inProject(node, ["require.cjs"]);
+    expect(JSON.parse(stdout)).toEqual({
+      failed: [],
+      createSandbox: "function",
+      health: 200,
+      refused: true,
+    });
+  }, 60_000);
+
   it("fails a test that makes an unmatched request", async () => {
     const failed = await inProject(node, ["node_modules/vitest/vitest.mjs", "run", "unhandled.test.ts"]).then(
       () => undefined,
@@ -530,5 +633,52 @@ describe.each([
     expect(failed, "vitest must exit non-zero").toBeDefined();
     expect(`${failed!.stdout}${failed!.stderr}`).toMatch(/1 failed/);
     expect(`${failed!.stdout}${failed!.stderr}`).toMatch(/without a matching request handler/);
+  }, 120_000);
+});
+
+// Jest loads ES modules (msw's, its dependencies', this package's) only under --experimental-vm-modules,
+// and lets a CommonJS test require() them from Node 24.9 on: the example's `npm test` passes the flag.
+describe("the Jest example (examples/jest-commonjs) with msw 3 on Node 24", () => {
+  const example = join(repoRoot, "examples", "jest-commonjs");
+  let project = "";
+  let node = "";
+  const withNode = () => ({ ...plainEnv(), PATH: `${join(node, "..")}:${process.env.PATH ?? ""}` });
+
+  beforeAll(async () => {
+    node = await node24();
+    project = join(work, "jest-commonjs");
+    await mkdir(project);
+    // The example as a reader copies it, its devDependencies installed by hand: the package from the tarball.
+    const { devDependencies, ...rest } = JSON.parse(
+      await readFile(join(example, "package.json"), "utf8"),
+    ) as {
+      devDependencies: Record<string, string>;
+    };
+    await writeFile(join(project, "package.json"), JSON.stringify(rest));
+    await writeFile(join(project, "voice.test.js"), await readFile(join(example, "voice.test.js")));
+    await run(
+      "npm",
+      [
+        "install",
+        "--no-audit",
+        "--no-fund",
+        tarball,
+        "msw@^3",
+        `jest@${devDependencies.jest}`,
+        `twilio@${devDependencies.twilio}`,
+      ],
+      { cwd: project, env: withNode(), maxBuffer: 64 * 1024 * 1024, timeout: 240_000 },
+    );
+  }, setupTimeout);
+
+  it("passes its npm test", async () => {
+    const { stdout, stderr } = await run("npm", ["test"], {
+      cwd: project,
+      env: withNode(),
+      maxBuffer: 64 * 1024 * 1024,
+      timeout: 120_000,
+    });
+    // Jest writes its report on stderr.
+    expect(`${stdout}${stderr}`).toMatch(/Tests:\s+2 passed, 2 total/);
   }, 120_000);
 });
