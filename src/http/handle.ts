@@ -6,6 +6,7 @@ import {
   checkJsonApiContentType,
   refuseFixedRelationships,
 } from "./carrier-api/negotiation.js";
+import { bodyTypesOf, changesState, refuseCrossSite } from "./cross-site.js";
 import { accountOf, observeRequests, type RequestTrace } from "./observe-requests.js";
 import { mediaType, parseParams } from "./params.js";
 import { renderError } from "./render-error.js";
@@ -39,6 +40,8 @@ export function createHandle(routes: AnyRoute[], given: RouteServices): Handle {
       if (match.kind === "wrong-method") throw errors.methodNotAllowed(method, request.path, match.allowed);
       const { route, params } = match;
       if (surface === "carrier") checkJsonApiAccept(request);
+      // Before credentials are even read: a page of another site changes nothing, whatever it holds.
+      if (changesState(route)) refuseCrossSite(request, bodyTypesOf(route));
 
       const principal = resolvePrincipal(
         request.headers.authorization,
