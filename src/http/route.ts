@@ -48,6 +48,11 @@ export interface Route<Q = unknown, B = unknown> {
   surface: Surface;
   summary: string;
   auth: AuthRequirement;
+  /**
+   * Validates the path parameters (decoded): a bad one is a 400 naming it, before the handler looks anything up.
+   * Every admin route with a parameter has one (a test holds the table to it).
+   */
+  params?: z.ZodType<Record<string, string>>;
   /** Validates the parsed query (and, on the account API, the path's own `.json` suffix is not part of it). */
   query?: z.ZodType<Q>;
   /** Validates the parsed body: form parameters (account API) or the JSON document (carrier and admin). */

@@ -80,6 +80,9 @@ describe("the inspector behind an admin token", () => {
       expect(asset.headers.get("content-type"), file).toMatch(/javascript/);
     }
     expect((await get("/__sandbox/ui/vendor/lodash.mjs", {})).status).toBe(404);
+    // Names of an object's own members are no files either (they once answered 500).
+    for (const name of ["constructor", "__proto__", "toString", "hasOwnProperty"])
+      expect((await get(`/__sandbox/ui/vendor/${name}`, {})).status, name).toBe(404);
     expect((await get("/__sandbox/ui/assets/../api.ts", {})).status).toBe(404);
   });
 
