@@ -191,7 +191,7 @@ docs_probe="fetch('http://127.0.0.1:${port}/__sandbox/docs').then(r=>r.text()).t
 [[ "$(node -e "$docs_probe")" == "true" ]] || fail "/__sandbox/docs does not serve Swagger UI"
 
 # The data directory is written: a reset compacts the state into it.
-reset_probe="fetch('http://127.0.0.1:${port}/__sandbox/reset',{method:'POST',headers:{authorization:'Bearer '+process.argv[1]}}).then(r=>{console.log(r.status)})"
+reset_probe="fetch('http://127.0.0.1:${port}/__sandbox/reset',{method:'POST',headers:{authorization:'Bearer '+process.argv[1],'content-type':'application/json'}}).then(r=>{console.log(r.status)})"
 [[ "$(node -e "$reset_probe" -- "$token")" == "200" ]] || fail "reset refused"
 [[ -n "$(ls -A "$work/data")" ]] || fail "nothing written to the data directory"
 

@@ -6,6 +6,7 @@ import {
   checkJsonApiContentType,
   refuseFixedRelationships,
 } from "./carrier-api/negotiation.js";
+import { bodyTypesOf, changesState, refuseCrossSite } from "./cross-site.js";
 import { accountOf, observeRequests, type RequestTrace } from "./observe-requests.js";
 import { mediaType, parseParams } from "./params.js";
 import { renderError } from "./render-error.js";
@@ -39,6 +40,8 @@ export function createHandle(routes: AnyRoute[], given: RouteServices): Handle {
       if (match.kind === "wrong-method") throw errors.methodNotAllowed(method, request.path, match.allowed);
       const { route, params } = match;
       if (surface === "carrier") checkJsonApiAccept(request);
+      // Before credentials are even read: a page of another site changes nothing, whatever it holds.
+      if (changesState(route)) refuseCrossSite(request, bodyTypesOf(route));
 
       const principal = resolvePrincipal(
         request.headers.authorization,
@@ -58,6 +61,7 @@ export function createHandle(routes: AnyRoute[], given: RouteServices): Handle {
       if (params.AccountSid !== undefined)
         params.AccountSid = services.context.store.accounts.get(params.AccountSid)?.sid ?? params.AccountSid;
 
+      checkPathParams(route, params);
       const query = parseQuery(route, request);
       const body = parseBody(route, request, params);
       // Test credentials get the route's own answer for them: validated as usual, nothing stored.
@@ -75,6 +79,17 @@ export function createHandle(routes: AnyRoute[], given: RouteServices): Handle {
   };
   // Faults and the request journal wrap the core in one place, so every door gets them.
   return observeRequests(serve, services, surfaceOf);
+}
+
+function checkPathParams(route: AnyRoute, params: Record<string, string>): void {
+  const result = route.params?.safeParse(params, { reportInput: true });
+  if (!result || result.success) return;
+  const issue = result.error.issues[0]!;
+  const name = String(issue.path[0] ?? "");
+  throw errors.invalidParameter(
+    name,
+    `${name} ${JSON.stringify(params[name])} in the path ${issue.message}.`,
+  );
 }
 
 function parseQuery(route: AnyRoute, request: SandboxRequest): unknown {

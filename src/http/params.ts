@@ -3,7 +3,8 @@
 export type Params = Record<string, string | string[]>;
 
 export function parseParams(text: string): Params {
-  const out: Params = {};
+  // No prototype: `__proto__=x` and `constructor=x` are parameters like any other, not members of Object.
+  const out: Params = Object.create(null);
   if (text === "") return out;
   for (const [key, value] of new URLSearchParams(text)) {
     const existing = out[key];

@@ -48,6 +48,11 @@ export interface Route<Q = unknown, B = unknown> {
   surface: Surface;
   summary: string;
   auth: AuthRequirement;
+  /**
+   * Validates the path parameters (decoded): a bad one is a 400 naming it, before the handler looks anything up.
+   * Every admin route with a parameter has one (a test holds the table to it).
+   */
+  params?: z.ZodType<Record<string, string>>;
   /** Validates the parsed query (and, on the account API, the path's own `.json` suffix is not part of it). */
   query?: z.ZodType<Q>;
   /** Validates the parsed body: form parameters (account API) or the JSON document (carrier and admin). */
@@ -56,6 +61,12 @@ export interface Route<Q = unknown, B = unknown> {
   resourceType?: string;
   /** Carrier API: the body must carry `data.id` equal to this path parameter (409 otherwise). */
   idParam?: string;
+  /**
+   * Admin API: the media types a state-changing route's body may have (default application/json, and its
+   * `streamsBody` type). Never a type a page may send to another origin unasked (text/plain, a form): see
+   * cross-site.ts, where the rule for every non-GET admin route is written.
+   */
+  bodyTypes?: readonly string[];
   /** Takes a body of this media type as a stream (`request.bodyStream`) instead of parsing it. */
   streamsBody?: string;
   /** Carrier API: the body is a bare JSON object, not a JSON:API document. */

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { callStatuses } from "../domain/call.js";
 import { errors } from "../domain/errors.js";
+import { jsonMediaType, refuseCrossSite } from "../http/cross-site.js";
 import { parseParams } from "../http/params.js";
 import { renderError } from "../http/render-error.js";
 import { jsonResponse } from "../http/respond.js";
@@ -41,9 +42,12 @@ const hangupPath = /^\/calls\/(CA[0-9a-f]{32})\/hangup$/;
 /** Answers `/__sandbox/ui/api/...`; every answer is admin JSON, errors in the admin API's format. */
 export function createInspectorApi(sandbox: SandboxCore) {
   const route = (request: SandboxRequest): SandboxResponse => {
+    const method = request.method.toUpperCase();
+    // The admin API's rule for whatever is not a read (the hang-up): not from another site, and a JSON body
+    // type even with no body; checked before the token, as the admin API does.
+    if (method !== "GET" && method !== "HEAD") refuseCrossSite(request, [jsonMediaType]);
     checkAdmin(sandbox, request.headers.authorization, request.path);
     const path = request.path.slice(inspectorApiPath.length);
-    const method = request.method.toUpperCase();
     if (method === "GET" && path === "/overview") return jsonResponse(200, describeSandbox(sandbox));
     if (method === "GET" && path === "/calls") {
       return jsonResponse(200, listCalls(sandbox, parseQuery(callListQuery, request)));

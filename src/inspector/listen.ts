@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import express from "express";
 import { createExpressMiddleware } from "../adapters/express.js";
 import type { SandboxCore } from "../sandbox.js";
-import { allowedAdminHosts, guardAdminHost, isLoopback } from "../server/exposure.js";
+import { guardHost, hostPolicy, isLoopback } from "../server/exposure.js";
 import { inspectorPath } from "./paths.js";
 import { createInspector } from "./router.js";
 
@@ -35,13 +35,13 @@ export async function startInspector(
       `the inspector listens on ${host} only with an admin token: createSandbox({ adminToken }) (loopback needs none)`,
     );
   }
-  // As the standalone server does: admin reads answer only to Host names a DNS-rebinding page cannot use.
-  const allowed = allowedAdminHosts(host, undefined);
-  const inspector = createInspector(sandbox, { guard: (handle) => guardAdminHost(handle, allowed) });
+  // As the standalone server does: answers only to Host names a DNS-rebinding page cannot use.
+  const policy = hostPolicy(host);
+  const inspector = createInspector(sandbox, { guard: (handle) => guardHost(handle, policy) });
   const app = express();
   app.disable("x-powered-by");
   app.use(inspector.router);
-  app.use(createExpressMiddleware(guardAdminHost(sandbox.handle, allowed)));
+  app.use(createExpressMiddleware(guardHost(sandbox.handle, policy)));
   app.get("/", (_req, res) => res.redirect(inspectorPath));
   const server = createServer(app);
   await new Promise<void>((resolve, reject) => {

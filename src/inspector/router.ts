@@ -16,11 +16,12 @@ import { inspectorApiPath, inspectorFeedPath, inspectorPath } from "./paths.js";
 const require = createRequire(import.meta.url);
 /** The browser code: src/inspector/client in the source tree, copied to dist/inspector/client by the build. */
 const clientFolder = codeFile("inspector", "client");
-const vendorFiles: Record<string, string> = {
-  "preact.mjs": require.resolve("preact"),
-  "hooks.mjs": require.resolve("preact/hooks"),
-  "htm.mjs": require.resolve("htm").replace(/htm\.js$/, "htm.mjs"),
-};
+/** A Map, not an object: a request for `constructor` or `__proto__` must find nothing. */
+const vendorFiles = new Map<string, string>([
+  ["preact.mjs", require.resolve("preact")],
+  ["hooks.mjs", require.resolve("preact/hooks")],
+  ["htm.mjs", require.resolve("htm").replace(/htm\.js$/, "htm.mjs")],
+]);
 
 export interface Inspector {
   router: Router;
@@ -59,7 +60,7 @@ export function createInspector(sandbox: SandboxCore, options: InspectorOptions 
   });
   router.use(`${inspectorPath}/assets`, express.static(clientFolder, { index: false, fallthrough: false }));
   router.get(`${inspectorPath}/vendor/:file`, (req, res) => {
-    const file = vendorFiles[req.params.file];
+    const file = vendorFiles.get(req.params.file);
     if (!file) res.status(404).end();
     else res.type("text/javascript").sendFile(file);
   });

@@ -8,7 +8,7 @@ import { FixtureError } from "../fixtures/load.js";
 import { importPackage } from "../import-package.js";
 import { defaultFixturesPath, version } from "../sandbox.js";
 import { loadConfigFile } from "./config-file.js";
-import { isLoopback } from "./exposure.js";
+import { isLoopback, parseAllowedHosts } from "./exposure.js";
 import { DataDirError } from "./persistence/data-dir.js";
 import { parsePublicUrl } from "./public-url.js";
 import { serve } from "./serve.js";
@@ -37,6 +37,7 @@ const argument =
   };
 const toPublicUrl = argument(parsePublicUrl);
 const toDuration = argument(parseDuration);
+const toAllowedHosts = argument(parseAllowedHosts);
 
 /** A yes/no environment variable: 1, true or yes (any case) mean yes. */
 const envFlag = (name: string) => /^(1|true|yes)$/i.test(process.env[name] ?? "");
@@ -137,6 +138,14 @@ const serveCommand = program
     )
       .env("VOICE_SANDBOX_PUBLIC_URL")
       .argParser(toPublicUrl),
+  )
+  .addOption(
+    new Option(
+      "--allowed-hosts <names>",
+      "Host names answered besides loopback, IP addresses and the public URL's, comma-separated (a Compose service, a tunnel); others are refused",
+    )
+      .env("VOICE_SANDBOX_ALLOWED_HOSTS")
+      .argParser(toAllowedHosts),
   )
   .addOption(
     new Option(
@@ -256,6 +265,7 @@ serveCommand.action(async (options) => {
       adminToken,
       insecureAdmin,
       ...(options.publicUrl ? { publicBaseUrl: String(options.publicUrl) } : {}),
+      allowedHosts: options.allowedHosts,
       dataDir: options.dataDir,
       snapshotEvery: options.snapshotEvery,
       journalLimit: options.journalLimit,

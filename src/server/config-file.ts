@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { parse } from "yaml";
 import { z } from "zod";
 import { parsedBy } from "../domain/fields.js";
+import { parseAllowedHosts } from "./exposure.js";
 import { parsePublicUrl } from "./public-url.js";
 
 /** What a config file may set; names as the long options, in kebab-case or camelCase. */
@@ -17,6 +18,11 @@ export const configFileSchema = z.strictObject({
   insecureAdmin: z.boolean().optional(),
   generateAdminToken: z.boolean().optional(),
   publicUrl: z.string().transform(parsedBy(parsePublicUrl)).optional(),
+  /** A list, or one comma-separated string as on the command line. */
+  allowedHosts: z
+    .union([z.string(), z.array(z.string())])
+    .transform(parsedBy(parseAllowedHosts))
+    .optional(),
   portFile: z.string().optional(),
   logLevel: z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"]).optional(),
   logFormat: z.enum(["pretty", "json"]).optional(),

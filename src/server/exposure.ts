@@ -1,7 +1,7 @@
-// Who may reach the admin API: refuse to listen beyond loopback unprotected, and refuse admin requests by foreign Host names.
+// Who may reach the sandbox: no admin API beyond loopback unprotected, no weak admin token, no foreign Host names.
 import { isIP } from "node:net";
 import { errors } from "../domain/errors.js";
-import type { Handle } from "../http/handle.js";
+import { type Handle, surfaceOf } from "../http/handle.js";
 import { renderError } from "../http/render-error.js";
 
 /** Refusal to start: the message says what is exposed and the two ways on. */
@@ -36,6 +36,7 @@ export interface ExposureOptions {
 
 /** Throws ExposureError when the admin API would be open to the network without the operator saying so. */
 export function checkExposure({ host, adminToken, insecureAdmin }: ExposureOptions): void {
+  checkAdminToken(adminToken);
   if (!isLoopback(host) && !adminToken && !insecureAdmin) throw new ExposureError(host);
 }
 
@@ -48,43 +49,107 @@ function hostNameOf(header: string): string | null {
   }
 }
 
+/** Shortest admin token a server takes: a guessable token guards nothing. */
+export const adminTokenMinLength = 16;
+
+/** Throws an Error saying what is wrong with an admin token that guards nothing (blank, short, spaced). */
+export function checkAdminToken(token: string | undefined): void {
+  if (token === undefined || token === "") return;
+  const problem =
+    token.trim() === ""
+      ? "is blank"
+      : /[\s\p{Cc}]/u.test(token)
+        ? "holds a space or a control character (a Bearer token cannot carry one)"
+        : token.length < adminTokenMinLength
+          ? `is ${token.length} character${token.length === 1 ? "" : "s"} long`
+          : null;
+  if (problem === null) return;
+  throw new Error(
+    `the admin token ${problem}: give --admin-token (VOICE_SANDBOX_ADMIN_TOKEN) at least ${adminTokenMinLength} ` +
+      "characters with no spaces, e.g. the one --generate-admin-token makes, or leave it out on loopback",
+  );
+}
+
 /**
- * The Host names the admin API answers: loopback names, any IP address, the bound host and the public URL's
- * host. DNS rebinding needs a name the attacker controls; an address can only be typed by someone who knows it.
+ * One name of `--allowed-hosts`: a host name (any case) or address without scheme, port or path. Throws an Error
+ * saying what is wrong.
  */
-export function allowedAdminHosts(boundHost: string, publicUrl: string | undefined) {
-  const names = new Set([bare(boundHost)]);
-  if (publicUrl) {
-    const name = hostNameOf(new URL(publicUrl).host);
+export function parseAllowedHost(value: string): string {
+  const name = value.trim();
+  if (
+    !/^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*\.?)$/.test(
+      name,
+    )
+  )
+    throw new Error(
+      `${JSON.stringify(value)} is not a host name such as sandbox or tunnel.example.test (no scheme, port or path)`,
+    );
+  return bare(name).replace(/\.$/, "");
+}
+
+/** `--allowed-hosts a,b` (or a config file's list) as host names; throws an Error naming a bad one. */
+export const parseAllowedHosts = (value: string | readonly string[]): string[] =>
+  (typeof value === "string" ? value.split(",") : value)
+    .filter((name) => name.trim() !== "")
+    .map(parseAllowedHost);
+
+/** Which Host names a server answers, and on which of its surfaces it checks them. */
+export interface HostPolicy {
+  allows(header: string | undefined): boolean;
+  /** Also the account and carrier APIs (and recording media): when the server listens on loopback only. */
+  readonly guardsPublicApis: boolean;
+}
+
+/**
+ * The Host names a server answers: loopback names, any IP address, the bound host, the public URL's host and
+ * the allowed hosts. DNS rebinding needs a name the attacker controls; an address can only be typed by someone
+ * who knows it. The admin API checks them wherever the server listens; the account and carrier APIs when it
+ * listens on loopback, where a page of any site the developer visits is the only stranger that can reach them.
+ */
+export function hostPolicy(
+  boundHost: string,
+  options: { publicUrl?: string | undefined; allowedHosts?: readonly string[] | undefined } = {},
+): HostPolicy {
+  const names = new Set([bare(boundHost), ...(options.allowedHosts ?? []).map(parseAllowedHost)]);
+  if (options.publicUrl) {
+    const name = hostNameOf(new URL(options.publicUrl).host);
     if (name) names.add(name);
   }
-  return (header: string | undefined): boolean => {
-    if (header === undefined || header === "") return true; // no browser sends a request without one
-    const name = hostNameOf(header);
-    if (name === null) return false;
-    return isLoopback(name) || isIP(name) !== 0 || names.has(name);
+  return {
+    allows(header) {
+      if (header === undefined || header === "") return true; // no browser sends a request without one
+      const name = hostNameOf(header);
+      if (name === null) return false;
+      return isLoopback(name) || isIP(name) !== 0 || names.has(name.replace(/\.$/, ""));
+    },
+    guardsPublicApis: isLoopback(boundHost),
   };
 }
 
-/** Admin paths whose answers are public as they are on the real service (recording media) or static pages. */
-const unguarded = ["/__sandbox/media/", "/__sandbox/docs"];
+/** Static pages: no data behind them, so any Host may read them. */
+const unguarded = ["/__sandbox/docs"];
+/** Public as on the real service (recording media): checked with the account and carrier APIs. */
+const publicAdminPaths = ["/__sandbox/media/"];
 
-/** Refuses admin API requests (403, admin error format) whose Host is not one this server answers to. */
-export function guardAdminHost(handle: Handle, allowed: (header: string | undefined) => boolean): Handle {
+/** Whether `path` is checked under `policy`: the admin API always, the rest when the policy guards public APIs. */
+function isGuarded(path: string, policy: HostPolicy): boolean {
+  if (unguarded.some((prefix) => path.startsWith(prefix))) return false;
+  if (surfaceOf(path) === "admin" && !publicAdminPaths.some((prefix) => path.startsWith(prefix))) return true;
+  return policy.guardsPublicApis;
+}
+
+/**
+ * Refuses requests whose Host is not one `policy` allows with a 403 in the surface's own error format (Twilio's
+ * on the account API, JSON:API on the carrier API, the admin API's on the rest).
+ */
+export function guardHost(handle: Handle, policy: HostPolicy): Handle {
   return (request) => {
-    if (
-      request.path.startsWith("/__sandbox/") &&
-      !unguarded.some((prefix) => request.path.startsWith(prefix)) &&
-      !allowed(request.headers.host)
-    ) {
-      return Promise.resolve(
-        renderError(
-          "admin",
-          errors.forbidden(
-            `the admin API does not answer for Host ${JSON.stringify(request.headers.host)}: use localhost, an IP address, the bound host, or the --public-url host`,
-          ),
-        ),
+    if (isGuarded(request.path, policy) && !policy.allows(request.headers.host)) {
+      const error = errors.forbidden(
+        `the sandbox does not answer for Host ${JSON.stringify(request.headers.host)}: use localhost, an IP address, ` +
+          "the bound host, the --public-url host, or a name given to --allowed-hosts",
       );
+      return Promise.resolve(renderError(surfaceOf(request.path), error, request.path));
     }
     return handle(request);
   };

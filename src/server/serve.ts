@@ -10,7 +10,7 @@ import { createSandboxCore, type SandboxCore, type SandboxOptions } from "../san
 import type { Inspector } from "./app.js";
 import { docsPath } from "./docs-paths.js";
 import { loggingWebhookFetch, logStatusChanges } from "./event-log.js";
-import { allowedAdminHosts, checkExposure, guardAdminHost } from "./exposure.js";
+import { checkExposure, guardHost, hostPolicy } from "./exposure.js";
 import { openDataDir, type Persistence } from "./persistence/data-dir.js";
 
 /** The few logger methods the server uses (pino's shape). */
@@ -38,6 +38,11 @@ export interface ServeOptions extends SandboxOptions {
    * `adminToken`, or serve() throws ExposureError: the admin API reads every credential and resets state.
    */
   insecureAdmin?: boolean;
+  /**
+   * Host names the server answers besides loopback names, IP addresses, the bound host and the public URL's
+   * host (a Compose service name, a tunnel's name); other names are refused, against DNS rebinding.
+   */
+  allowedHosts?: readonly string[];
   logger?: ServerLogger;
 }
 
@@ -80,6 +85,8 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
   const logger = options.logger ?? silent;
   const host = options.host ?? "127.0.0.1";
   checkExposure({ host, adminToken: options.adminToken, insecureAdmin: options.insecureAdmin });
+  const publicUrl = typeof options.publicBaseUrl === "string" ? options.publicBaseUrl : undefined;
+  const policy = hostPolicy(host, { publicUrl, allowedHosts: options.allowedHosts });
   // RecordingUrl and the like must point at this server: the address it binds, unless told otherwise.
   let boundUrl = "http://127.0.0.1:4010";
   // Webhook requests are logged with their outcome, then sent as the global fetch would.
@@ -106,8 +113,7 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
     );
   }
   const core = persistence ? persistence.wrap(sandbox.handle) : sandbox.handle;
-  const publicUrl = typeof options.publicBaseUrl === "string" ? options.publicBaseUrl : undefined;
-  const guard = (inner: Handle) => guardAdminHost(inner, allowedAdminHosts(host, publicUrl));
+  const guard = (inner: Handle) => guardHost(inner, policy);
   const handle = logRequests(guard(core), logger);
   // Express, the inspector and the API reference load on the first request that needs them (a browser's),
   // not at start: measured, loading them was about a fifth of the server's cold start (docs/decisions.md).

@@ -17,10 +17,7 @@ describe.each(doorNames)("hostile paths and queries via %s", (door) => {
     },
   );
 
-  it("decodes a path parameter once: %25 is a percent sign, %252B is the text %2B and not +", async () => {
-    const percent = await ctx.call("GET", "/__sandbox/numbers/%25/behaviour");
-    expect(percent.status).toBe(200);
-    expect(percent.json.number).toBe("%");
+  it("decodes a path parameter once: %2B is +, %252B is the text %2B (no number), %25 a percent sign (no number)", async () => {
     await ctx.call("PUT", "/__sandbox/numbers/%2B14155550100/behaviour", {
       json: { outcome: "busy" },
       headers: { "content-type": "application/json" },
@@ -28,16 +25,29 @@ describe.each(doorNames)("hostile paths and queries via %s", (door) => {
     const plus = await ctx.call("GET", "/__sandbox/numbers/%2B14155550100/behaviour");
     expect(plus.json).toMatchObject({ number: "+14155550100", behaviour: { outcome: "busy" } });
     const twice = await ctx.call("GET", "/__sandbox/numbers/%252B14155550100/behaviour");
-    expect(twice.json.number).toBe("%2B14155550100");
-    expect(twice.json.behaviour.outcome).toBe("answer");
+    expect(twice.status).toBe(400);
+    expect(twice.json.error).toMatchObject({
+      parameter: "Number",
+      message: expect.stringContaining('"%2B14155550100"'),
+    });
+    const percent = await ctx.call("GET", "/__sandbox/numbers/%25/behaviour");
+    expect(percent.status).toBe(400);
+    expect(percent.json.error.message).toMatch(/Number "%" in the path must be an E\.164 number/);
   });
 
   it.each(["constructor", "__proto__", "toString", "hasOwnProperty"])(
-    "a number named %s has the default behaviour",
+    "a number named %s is refused with a 400 naming the parameter, on reads and writes alike",
     async (name) => {
-      const res = await ctx.call("GET", `/__sandbox/numbers/${name}/behaviour`);
-      expect(res.status).toBe(200);
-      expect(res.json).toMatchObject({ number: name, behaviour: { outcome: "answer" } });
+      for (const method of ["GET", "PUT", "DELETE"]) {
+        const res = await ctx.call(method, `/__sandbox/numbers/${name}/behaviour`, {
+          ...(method === "PUT"
+            ? { json: { outcome: "busy" }, headers: { "content-type": "application/json" } }
+            : {}),
+        });
+        expect(res.status, method).toBe(400);
+        expect(res.json.error.parameter, method).toBe("Number");
+      }
+      expect(ctx.sandbox.calls.party(name).outcome).toBe("answer");
     },
   );
 });

@@ -1,4 +1,4 @@
-// The inspector in a real browser: ring from the phone, press a digit, watch the timeline move, play a recording, resend a webhook, and check accessibility.
+// The inspector in a real browser: ring from the phone, press a digit, watch the timeline move, play a recording, resend a webhook, hang up, remove a fault, and check accessibility.
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
@@ -244,6 +244,22 @@ describe.skipIf(noBrowserReason !== null)(
       await page.getByRole("button", { name: "Run scenario" }).click();
       await page.locator(".result.passed").waitFor();
       await visible(page, "an inbound SMS gets an automatic reply");
+    });
+
+    it("hangs up a live call and removes a fault: writes without a body, sent with their JSON body type", async () => {
+      const call = sandbox.calls.ring({ from: caller, to: number });
+      await sandbox.clock.advance(1000);
+      await page.goto(`${inspector.url}#/calls/${call.sid}`);
+      await page.getByRole("button", { name: "Hang up" }).click();
+      await visible(page, "Hung up");
+      expect(sandbox.store.calls.get(call.sid)?.status).toBe("completed");
+      await page.goto(`${inspector.url}#/controls`);
+      await page.getByRole("button", { name: "Add fault" }).click();
+      await visible(page, "Fault added");
+      const [fault] = sandbox.faults.list(sandbox.clock.now());
+      await page.getByRole("button", { name: "Remove" }).click();
+      await visible(page, `Removed ${fault!.id}`);
+      expect(sandbox.faults.list(sandbox.clock.now())).toEqual([]);
     });
 
     it("has no serious accessibility violations on any page", async () => {

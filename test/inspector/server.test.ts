@@ -4,11 +4,13 @@ import { createSandbox, type Sandbox } from "../../src/index.js";
 import { type RunningInspector, startInspector } from "../../src/inspector/index.js";
 import { type RunningServer, serve } from "../../src/server/serve.js";
 import { fixtures } from "../support/fixtures.js";
-import { getWithHost } from "../support/host-request.js";
+import { getWithHost, sendRaw } from "../support/host-request.js";
 
 const app = "https://app.example.test";
 const token = "inspector-admin-token";
 const auth = { authorization: `Bearer ${token}` };
+/** What the inspector's page sends with a write: its token and a JSON body type, even with no body. */
+const write = { ...auth, "content-type": "application/json" };
 
 /** Reads server-sent events from a stream until `wanted` matches one; gives the events seen. */
 async function readEvents(response: Response, wanted: (event: string, data: unknown) => boolean) {
@@ -78,6 +80,9 @@ describe("the inspector behind an admin token", () => {
       expect(asset.headers.get("content-type"), file).toMatch(/javascript/);
     }
     expect((await get("/__sandbox/ui/vendor/lodash.mjs", {})).status).toBe(404);
+    // Names of an object's own members are no files either (they once answered 500).
+    for (const name of ["constructor", "__proto__", "toString", "hasOwnProperty"])
+      expect((await get(`/__sandbox/ui/vendor/${name}`, {})).status, name).toBe(404);
     expect((await get("/__sandbox/ui/assets/../api.ts", {})).status).toBe(404);
   });
 
@@ -142,7 +147,7 @@ describe("the inspector behind an admin token", () => {
 
     const hangup = await fetch(`${base}/__sandbox/ui/api/calls/${call.sid}/hangup`, {
       method: "POST",
-      headers: auth,
+      headers: write,
     });
     expect(hangup.status).toBe(200);
     expect(await hangup.json()).toEqual({ sid: call.sid, status: "completed" });
@@ -151,10 +156,44 @@ describe("the inspector behind an admin token", () => {
     const unknown = "CA00000000000000000000000000000000";
     expect((await get(`/__sandbox/ui/api/calls/${unknown}`)).status).toBe(404);
     expect(
-      (await fetch(`${base}/__sandbox/ui/api/calls/${unknown}/hangup`, { method: "POST", headers: auth }))
+      (await fetch(`${base}/__sandbox/ui/api/calls/${unknown}/hangup`, { method: "POST", headers: write }))
         .status,
     ).toBe(404);
     expect((await get(`/__sandbox/ui/api/calls/${call.sid}/hangup`)).status).toBe(404);
+  });
+
+  it("hangs up nothing for another site's page, nor for a write without a JSON body type", async () => {
+    prepare();
+    const call = sandbox.calls.ring({ from: "+15005550006", to: fixtures.acme.mainNumber });
+    await sandbox.clock.advance(1000);
+    const path = `/__sandbox/ui/api/calls/${call.sid}/hangup`;
+    for (const [headers, status] of [
+      [{ ...write, origin: "https://attacker.example" }, 403],
+      [{ ...write, "sec-fetch-site": "cross-site" }, 403],
+      [{ ...auth, "content-type": "text/plain" }, 415],
+      [auth, 415],
+    ] as const) {
+      const answer = await sendRaw(base, { method: "POST", path, headers, body: "" });
+      expect(answer.status, JSON.stringify(headers)).toBe(status);
+      expect(JSON.parse(answer.body).error.status).toBe(status);
+    }
+    // Checked before the token: a page holding none learns nothing more than a 403.
+    const tokenless = await sendRaw(base, {
+      method: "POST",
+      path,
+      headers: { origin: "https://attacker.example" },
+    });
+    expect(tokenless.status).toBe(403);
+    expect(sandbox.store.calls.get(call.sid)?.status).toBe("in-progress");
+    // The admin API behind the same listener follows the same rule.
+    const reset = await sendRaw(base, {
+      method: "POST",
+      path: "/__sandbox/reset",
+      headers: { ...auth, "content-type": "text/plain" },
+      body: "{}",
+    });
+    expect(reset.status).toBe(415);
+    expect(sandbox.store.calls.get(call.sid)?.status).toBe("in-progress");
   });
 
   it("groups messages into one conversation per pair of numbers, oldest first inside it", async () => {

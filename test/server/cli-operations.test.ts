@@ -126,7 +126,10 @@ describe("command line operations", () => {
       });
       expect(placed.status).toBe(201);
       sids.push((await placed.json()).sid);
-      const idle = await fetch(`${url}/__sandbox/clock/run_until_idle`, { method: "POST" });
+      const idle = await fetch(`${url}/__sandbox/clock/run_until_idle`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+      });
       expect(idle.status).toBe(200);
     }
     const timeline = async (sid: string) =>

@@ -59,7 +59,10 @@ async function playTraffic(logLevel: string): Promise<{ msg: string; level: numb
       }),
     });
     expect(message.status).toBe(201);
-    const idle = await fetch(`${base}/__sandbox/clock/run_until_idle`, { method: "POST" });
+    const idle = await fetch(`${base}/__sandbox/clock/run_until_idle`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+    });
     expect(idle.status).toBe(200);
   } finally {
     server.child.kill("SIGTERM");

@@ -1,4 +1,5 @@
-// Exposure rules: no admin API open beyond loopback unless asked, a generated token in the image, and Host names checked.
+// Exposure rules: no admin API open beyond loopback unless asked, no token that guards nothing, a generated token in
+// the image, and Host names checked on every surface of a server on loopback (the admin API's wherever it listens).
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -6,8 +7,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { ExposureError } from "../../src/server/exposure.js";
 import { type RunningServer, serve } from "../../src/server/serve.js";
 import { exited, startServeStoppedAfterEach } from "../support/cli-process.js";
-import { acmeAuth } from "../support/fixtures.js";
-import { getWithHost } from "../support/host-request.js";
+import { acmeAuth, carrierAuth } from "../support/fixtures.js";
+import { getWithHost, sendRaw } from "../support/host-request.js";
 
 const servers: RunningServer[] = [];
 afterEach(async () => {
@@ -20,6 +21,7 @@ const start = (args: string[], env: Record<string, string> = {}) =>
     VOICE_SANDBOX_ADMIN_TOKEN: "",
     VOICE_SANDBOX_INSECURE_ADMIN: "",
     VOICE_SANDBOX_GENERATE_ADMIN_TOKEN: "",
+    VOICE_SANDBOX_ALLOWED_HOSTS: "",
     ...env,
   });
 
@@ -101,7 +103,7 @@ describe("listening beyond loopback", () => {
   });
 });
 
-describe("Host names the admin API answers", () => {
+describe("Host names the server answers", () => {
   it("refuses a foreign Host name (DNS rebinding) with a 403, and answers loopback, addresses and the public URL", async () => {
     const running = await serve({ port: 0, publicBaseUrl: "http://sandbox.internal:4010" });
     servers.push(running);
@@ -122,22 +124,164 @@ describe("Host names the admin API answers", () => {
     }
   });
 
-  it("leaves the account API and recording media to their own rules", async () => {
+  const basic = `Basic ${Buffer.from(acmeAuth.basic.join(":")).toString("base64")}`;
+  const callsPath = `/2010-04-01/Accounts/${acmeAuth.basic[0]}/Calls.json`;
+  /** A read of each surface, with the credentials it needs: what a rebinding page would try first. */
+  const reads: { path: string; headers: Record<string, string> }[] = [
+    { path: callsPath, headers: { authorization: basic } },
+    {
+      path: "/carrier/v1/accounts",
+      headers: { authorization: `Bearer ${carrierAuth.bearer}`, accept: "application/vnd.api+json" },
+    },
+    { path: "/__sandbox/state", headers: {} },
+    { path: "/__sandbox/media/RE00000000000000000000000000000000.wav", headers: {} },
+  ];
+
+  it("refuses a foreign Host on every surface of a server on loopback, each in its own error format", async () => {
     const running = await serve({ port: 0 });
     servers.push(running);
-    const basic = `Basic ${Buffer.from(acmeAuth.basic.join(":")).toString("base64")}`;
-    const calls = await getWithHost(
-      running.url,
-      `/2010-04-01/Accounts/${acmeAuth.basic[0]}/Calls.json`,
-      "api.example.test",
-      { authorization: basic },
+    const host = `rebind.attacker.example:${new URL(running.url).port}`;
+    const [calls, carrier, state, media] = await Promise.all(
+      reads.map((read) => getWithHost(running.url, read.path, host, read.headers)),
     );
-    expect(calls.status).toBe(200);
-    const media = await getWithHost(
-      running.url,
-      "/__sandbox/media/RE00000000000000000000000000000000.wav",
-      "cdn.example.test",
+    expect(calls!.status).toBe(403);
+    expect(JSON.parse(calls!.body)).toMatchObject({
+      status: 403,
+      code: expect.any(Number),
+      more_info: expect.any(String),
+    });
+    expect(JSON.parse(calls!.body).message).toMatch(/Host "rebind\.attacker\.example/);
+    expect(carrier!.status).toBe(403);
+    expect(JSON.parse(carrier!.body)).toMatchObject({
+      errors: [{ status: "403", detail: expect.stringMatching(/Host/) }],
+    });
+    expect(state!.status).toBe(403);
+    expect(JSON.parse(state!.body).error.message).toMatch(/--allowed-hosts/);
+    expect(media!.status).toBe(403);
+    // A write is refused before anything changes.
+    const before = running.sandbox.store.messages.size;
+    const post = await sendRaw(running.url, {
+      method: "POST",
+      path: `/2010-04-01/Accounts/${acmeAuth.basic[0]}/Messages.json`,
+      headers: { host, authorization: basic, "content-type": "application/x-www-form-urlencoded" },
+      body: "To=%2B15005550006&From=%2B14155550100&Body=hi",
+    });
+    expect(post.status).toBe(403);
+    expect(running.sandbox.store.messages.size).toBe(before);
+    // The same message from this machine's own name is sent: the refusal was the Host's.
+    const own = await sendRaw(running.url, {
+      method: "POST",
+      path: `/2010-04-01/Accounts/${acmeAuth.basic[0]}/Messages.json`,
+      headers: { authorization: basic, "content-type": "application/x-www-form-urlencoded" },
+      body: "To=%2B15005550006&From=%2B14155550100&Body=hi",
+    });
+    expect(own.status).toBe(201);
+    expect(running.sandbox.store.messages.size).toBe(before + 1);
+  });
+
+  it("answers loopback names, addresses, the public URL's host and the allowed hosts on every surface", async () => {
+    const running = await serve({
+      port: 0,
+      publicBaseUrl: "http://sandbox.internal:4010",
+      allowedHosts: ["Sandbox", "tunnel.example.test"],
+    });
+    servers.push(running);
+    const port = new URL(running.url).port;
+    for (const host of [
+      `localhost:${port}`,
+      `127.0.0.1:${port}`,
+      `[::1]:${port}`,
+      "10.1.2.3",
+      "sandbox.internal:4010",
+      `sandbox:${port}`,
+      "TUNNEL.example.test",
+    ]) {
+      for (const read of reads.slice(0, 3))
+        expect(
+          (await getWithHost(running.url, read.path, host, read.headers)).status,
+          `${host} ${read.path}`,
+        ).toBe(200);
+      expect((await getWithHost(running.url, reads[3]!.path, host)).status, host).toBe(404);
+    }
+    expect((await getWithHost(running.url, callsPath, "other.example.test", reads[0]!.headers)).status).toBe(
+      403,
     );
-    expect(media.status).toBe(404);
+    // Not a subdomain of an allowed name, and not a name that merely ends like one.
+    expect((await getWithHost(running.url, callsPath, "x.sandbox", reads[0]!.headers)).status).toBe(403);
+  });
+
+  it("leaves the account and carrier APIs to any Host when listening beyond loopback (Compose), the admin API not", async () => {
+    const running = await serve({ port: 0, host: "0.0.0.0", adminToken: "admin_token_compose_000000000" });
+    servers.push(running);
+    const url = running.url.replace("0.0.0.0", "127.0.0.1");
+    expect((await getWithHost(url, callsPath, "sandbox:4010", reads[0]!.headers)).status).toBe(200);
+    expect((await getWithHost(url, reads[1]!.path, "sandbox:4010", reads[1]!.headers)).status).toBe(200);
+    const admin = await getWithHost(url, "/__sandbox/state", "sandbox:4010", {
+      authorization: "Bearer admin_token_compose_000000000",
+    });
+    expect(admin.status).toBe(403);
+  });
+
+  it("takes --allowed-hosts from the command line, the environment and a config file", async () => {
+    const check = async (server: ReturnType<typeof start>, names: string[]) => {
+      const url = await server.listening;
+      for (const name of names)
+        expect((await getWithHost(url, callsPath, name, reads[0]!.headers)).status, name).toBe(200);
+      expect((await getWithHost(url, callsPath, "stranger.example", reads[0]!.headers)).status).toBe(403);
+    };
+    await check(start(["--allowed-hosts", "sandbox,tunnel.example.test"]), [
+      "sandbox",
+      "tunnel.example.test:443",
+    ]);
+    await check(start([], { VOICE_SANDBOX_ALLOWED_HOSTS: "from-env.example" }), ["from-env.example"]);
+    const dir = mkdtempSync(join(tmpdir(), "vs-exposure-"));
+    const config = join(dir, "hosts.yaml");
+    writeFileSync(config, "allowed-hosts:\n  - from-file.example\n  - sandbox\n");
+    await check(start(["--config", config]), ["from-file.example", "sandbox"]);
+  });
+
+  it("refuses at start an allowed host that is no host name, naming it", async () => {
+    const bad = start(["--allowed-hosts", "sandbox,https://tunnel.example.test"]);
+    expect(await exited(bad.child)).toBe(1);
+    expect(bad.output()).toMatch(/--allowed-hosts.*"https:\/\/tunnel\.example\.test" is not a host name/);
+    const dir = mkdtempSync(join(tmpdir(), "vs-exposure-"));
+    const config = join(dir, "hosts.yaml");
+    writeFileSync(config, "allowed-hosts: [sandbox:4010]\n");
+    const file = start(["--config", config]);
+    expect(await exited(file.child)).toBe(1);
+    expect(file.output()).toMatch(/allowed-hosts: "sandbox:4010" is not a host name/);
+  });
+});
+
+describe("admin tokens that guard nothing", () => {
+  it.each([
+    [" ", /admin token is blank/],
+    ["x", /admin token is 1 character long/],
+    ["short-token", /admin token is 11 characters long/],
+    ["a token with spaces in it", /admin token holds a space/],
+  ])("refuses --admin-token %j at start, saying what to give", async (token, reason) => {
+    const server = start(["--admin-token", token]);
+    expect(await exited(server.child)).toBe(1);
+    expect(server.output()).toMatch(reason);
+    expect(server.output()).toMatch(/at least 16 characters/);
+  });
+
+  it("refuses one from the environment and from a config file alike", async () => {
+    const env = start([], { VOICE_SANDBOX_ADMIN_TOKEN: "   " });
+    expect(await exited(env.child)).toBe(1);
+    expect(env.output()).toMatch(/admin token is blank/);
+    const dir = mkdtempSync(join(tmpdir(), "vs-exposure-"));
+    const config = join(dir, "token.yaml");
+    writeFileSync(config, "admin-token: abc\n");
+    const file = start(["--config", config]);
+    expect(await exited(file.child)).toBe(1);
+    expect(file.output()).toMatch(/admin token is 3 characters long/);
+  });
+
+  it("refuses one given to serve() used as a library", async () => {
+    await expect(serve({ port: 0, adminToken: "1234567" })).rejects.toThrow(/at least 16 characters/);
+    const running = await serve({ port: 0, adminToken: "0123456789abcdef" });
+    servers.push(running);
+    expect((await fetch(`${running.url}/__sandbox/state`)).status).toBe(401);
   });
 });

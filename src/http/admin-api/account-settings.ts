@@ -5,6 +5,7 @@ import { e164, sid } from "../../domain/fields.js";
 import { getAccount, updateAccount } from "../../engine/accounts/accounts.js";
 import { jsonResponse } from "../respond.js";
 import { defineRoute } from "../route.js";
+import { adminPathParams } from "./path-params.js";
 
 const settingsResource = z.lazy(() =>
   z.strictObject({
@@ -24,6 +25,7 @@ export const accountSettingsRoutes = [
   defineRoute({
     method: "GET",
     path: "/__sandbox/accounts/:AccountSid/settings",
+    params: adminPathParams.account,
     surface: "admin",
     summary:
       "An account's settings: media_auth (recording media needs the account's credentials) and whatsapp_senders (its numbers registered for WhatsApp)",
@@ -37,6 +39,7 @@ export const accountSettingsRoutes = [
   defineRoute({
     method: "PATCH",
     path: "/__sandbox/accounts/:AccountSid/settings",
+    params: adminPathParams.account,
     surface: "admin",
     summary:
       "Change an account's settings (media_auth: true puts recording media behind the account's auth; whatsapp_senders replaces the list)",

@@ -6,6 +6,7 @@ import { findExtension, updateAgentExtension } from "../../engine/accounts/agent
 import { iso8601 } from "../format.js";
 import { jsonResponse } from "../respond.js";
 import { defineRoute } from "../route.js";
+import { adminPathParams } from "./path-params.js";
 
 const agentResource = z.lazy(() =>
   z.object({
@@ -22,6 +23,7 @@ export const agentRoutes = [
   defineRoute({
     method: "PUT",
     path: "/__sandbox/accounts/:AccountSid/agents/:Extension/status",
+    params: adminPathParams.agent,
     surface: "admin",
     summary: "Set an agent's status by extension (online, offline, busy, away, dnd); the next Dial sees it",
     auth: { kind: "admin" },

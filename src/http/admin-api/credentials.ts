@@ -8,6 +8,7 @@ import { createApiKey, revokeApiKey } from "../../engine/accounts/api-keys.js";
 import { iso8601 } from "../format.js";
 import { jsonResponse } from "../respond.js";
 import { defineRoute } from "../route.js";
+import { adminPathParams } from "./path-params.js";
 
 /** An API key as the admin API shows it (the secret included: this is the dashboard's stand-in). */
 const apiKeyResource = z.lazy(() => apiKeySchema.extend({ created_at: z.iso.datetime() }).strict());
@@ -25,6 +26,7 @@ export const credentialRoutes = [
   defineRoute({
     method: "GET",
     path: "/__sandbox/accounts/:AccountSid/credentials",
+    params: adminPathParams.account,
     surface: "admin",
     summary: "An account's sid and master auth token, and its test account sid and test auth token",
     auth: { kind: "admin" },
@@ -49,6 +51,7 @@ export const credentialRoutes = [
   defineRoute({
     method: "GET",
     path: "/__sandbox/accounts/:AccountSid/api_keys",
+    params: adminPathParams.account,
     surface: "admin",
     summary: "An account's API keys",
     auth: { kind: "admin" },
@@ -63,6 +66,7 @@ export const credentialRoutes = [
   defineRoute({
     method: "POST",
     path: "/__sandbox/accounts/:AccountSid/api_keys",
+    params: adminPathParams.account,
     surface: "admin",
     summary: "Mint a scoped API key for an account",
     auth: { kind: "admin" },
@@ -85,6 +89,7 @@ export const credentialRoutes = [
   defineRoute({
     method: "DELETE",
     path: "/__sandbox/api_keys/:KeySid",
+    params: adminPathParams.apiKey,
     surface: "admin",
     summary: "Revoke one API key; other keys keep working",
     auth: { kind: "admin" },

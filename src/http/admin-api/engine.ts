@@ -20,6 +20,7 @@ const isoMs = (ms: number) => new Date(ms).toISOString();
 
 import { jsonResponse, noContent } from "../respond.js";
 import { defineRoute, type RouteServices } from "../route.js";
+import { adminPathParams } from "./path-params.js";
 
 const e164 = z.lazy(() =>
   z.string().regex(/^\+[1-9]\d{1,14}$/, "must be an E.164 number such as +14155550100"),
@@ -151,6 +152,7 @@ export const engineRoutes = [
   defineRoute({
     method: "GET",
     path: "/__sandbox/calls/:CallSid/timeline",
+    params: adminPathParams.call,
     surface: "admin",
     summary:
       "What happened on a call: status changes, verbs, inputs, requests, what the caller heard, alerts",
@@ -189,6 +191,7 @@ export const engineRoutes = [
   defineRoute({
     method: "POST",
     path: "/__sandbox/calls/:CallSid/input",
+    params: adminPathParams.call,
     surface: "admin",
     summary: "Make the simulated party on a live call press digits or say something now",
     auth: { kind: "admin" },
@@ -221,6 +224,7 @@ export const engineRoutes = [
   defineRoute({
     method: "GET",
     path: "/__sandbox/numbers/:Number/behaviour",
+    params: adminPathParams.number,
     surface: "admin",
     summary: "How a number behaves when the sandbox calls it (its script, a test number's, or the default)",
     auth: { kind: "admin" },
@@ -233,6 +237,7 @@ export const engineRoutes = [
   defineRoute({
     method: "PUT",
     path: "/__sandbox/numbers/:Number/behaviour",
+    params: adminPathParams.number,
     surface: "admin",
     summary: "Script how a number behaves: answer or not, when, what it says and presses, when it hangs up",
     auth: { kind: "admin" },
@@ -251,6 +256,7 @@ export const engineRoutes = [
   defineRoute({
     method: "DELETE",
     path: "/__sandbox/numbers/:Number/behaviour",
+    params: adminPathParams.number,
     surface: "admin",
     summary: "Forget a number's script (test numbers and the default apply again)",
     auth: { kind: "admin" },
@@ -263,6 +269,7 @@ export const engineRoutes = [
   defineRoute({
     method: "POST",
     path: "/__sandbox/transcriptions/:Sid/:Outcome",
+    params: adminPathParams.transcription,
     surface: "admin",
     summary:
       "Finish a pending transcription now: complete (from the recording's speech, or with the given text or segments) or fail",

@@ -5,6 +5,7 @@ import { type Fault, type FaultInput, numberFaultOutcomes } from "../../engine/c
 import { durationField } from "../../engine/time/duration.js";
 import { jsonResponse } from "../respond.js";
 import { defineRoute } from "../route.js";
+import { adminPathParams } from "./path-params.js";
 
 const limits = {
   count: z
@@ -162,6 +163,7 @@ export const faultRoutes = [
   defineRoute({
     method: "DELETE",
     path: "/__sandbox/faults/:FaultId",
+    params: adminPathParams.fault,
     surface: "admin",
     summary: "Remove one fault",
     auth: { kind: "admin" },

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { found } from "../../domain/found.js";
 import { recordingMp3, recordingWav } from "../../engine/recordings/recording-audio.js";
 import { defineRoute } from "../route.js";
+import { adminPathParams } from "./path-params.js";
 
 /** Twilio serves recordings as `audio/x-wav` and `audio/mpeg`. */
 export const mediaTypeOf = { wav: "audio/x-wav", mp3: "audio/mpeg" } as const;
@@ -21,6 +22,7 @@ const mediaRoute = (extension: "wav" | "mp3") =>
   defineRoute({
     method: "GET",
     path: `/__sandbox/media/:RecordingSid.${extension}`,
+    params: adminPathParams.recording,
     surface: "admin",
     summary: `A recording's audio as ${extension === "wav" ? "8 kHz 16-bit PCM WAV" : "MP3"}, as long as the recording`,
     auth: { kind: "none" },

@@ -64,6 +64,8 @@ export const scenarioRoutes = [
     summary:
       "Play a scenario (YAML body) in a fresh sandbox on a virtual clock; ?target= your app, ?seed=, ?keep=true to load its final state here, ?live=true to play in this sandbox itself",
     auth: { kind: "admin" },
+    // YAML under its registered and its common names, or JSON (a YAML document too); never text/plain.
+    bodyTypes: ["application/yaml", "application/x-yaml", "text/yaml", "text/x-yaml", "application/json"],
     query,
     response: scenarioResultSchema,
     async handle({ request, query, services }) {

@@ -5,6 +5,7 @@ import type { DeliveryAttempt } from "../../webhooks/delivery-log.js";
 import { iso8601 } from "../format.js";
 import { jsonResponse } from "../respond.js";
 import { defineRoute } from "../route.js";
+import { adminPathParams } from "./path-params.js";
 
 const kinds = [
   "voice-markup",
@@ -150,6 +151,7 @@ export const webhookRoutes = [
   defineRoute({
     method: "POST",
     path: "/__sandbox/webhooks/:DeliveryId/resend",
+    params: adminPathParams.delivery,
     surface: "admin",
     summary:
       "Send a logged delivery again now, as a new delivery (new idempotency token) signed with the account's current auth token; answers with the new attempt",

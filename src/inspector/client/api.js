@@ -29,9 +29,17 @@ export class ApiError extends Error {
   }
 }
 
-/** One request; JSON in and out. Throws ApiError with the server's own message. */
+/**
+ * One request; JSON in and out. Throws ApiError with the server's own message. Whatever is not a read names
+ * its body type even with no body: the server changes nothing for a request without one (a page of another
+ * site could send it).
+ */
 export async function api(method, path, body, contentType = "application/json") {
-  const init = { method, headers: headers(body === undefined ? {} : { "content-type": contentType }) };
+  const read = method === "GET" || method === "HEAD";
+  const init = {
+    method,
+    headers: headers(read && body === undefined ? {} : { "content-type": contentType }),
+  };
   if (body !== undefined) init.body = typeof body === "string" ? body : JSON.stringify(body);
   const res = await fetch(path, init);
   const text = await res.text();
