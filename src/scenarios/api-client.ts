@@ -56,6 +56,9 @@ export function createApiClient(core: PlayedSandbox): ApiClient {
         headers["content-type"] = path.startsWith("/carrier/")
           ? "application/vnd.api+json"
           : "application/json";
+      } else if (path.startsWith("/__sandbox/") && method.toUpperCase() !== "GET") {
+        // A bodyless admin write carries the JSON type, as the admin API asks of every write.
+        headers["content-type"] = "application/json";
       }
       const response = await core.handle({ method, path, query: "", headers, body });
       const text =

@@ -198,6 +198,19 @@ expect:
     );
   });
 
+  it("api: an admin write without a body passes the admin API's body-type rule", async () => {
+    // The admin API takes a bodyless write only with Content-Type: application/json; the step sends it.
+    const yaml = `
+name: admin write without a body
+numbers:
+  - number: "+14155550100"
+    voice: <Response><Say>Hello</Say></Response>
+steps:
+  - api: { method: DELETE, path: /__sandbox/faults, as: admin }
+`;
+    await expectVerdict(yaml, "passed");
+  });
+
   it("expect as a step checks the state at that moment", async () => {
     const yaml = (at: string, status: string) => `
 name: state over time
