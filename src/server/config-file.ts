@@ -1,8 +1,8 @@
 // The optional config file (`--config`): JSON or YAML with the same names as the command-line options.
-import { readFileSync } from "node:fs";
 import { parse } from "yaml";
 import { z } from "zod";
 import { parsedBy } from "../domain/fields.js";
+import { FileReadError, readBoundedText } from "../fixtures/bounded-read.js";
 import { parseAllowedHosts } from "./exposure.js";
 import { parsePublicUrl } from "./public-url.js";
 
@@ -42,11 +42,11 @@ const camel = (key: string) => key.replace(/-([a-z])/g, (_, c: string) => c.toUp
 export function loadConfigFile(path: string): ConfigFile {
   let text: string;
   try {
-    text = readFileSync(path, "utf8");
+    text = readBoundedText(path);
   } catch (error) {
-    throw new Error(
-      `${path}: cannot read the config file (${(error as NodeJS.ErrnoException).code ?? "error"})`,
-    );
+    const reason =
+      error instanceof FileReadError ? error.reason : ((error as NodeJS.ErrnoException).code ?? "error");
+    throw new Error(`${path}: cannot read the config file (${reason})`);
   }
   let raw: unknown;
   try {

@@ -79,6 +79,13 @@ describe("command line operations", () => {
     expect(failure.stderr).toContain(`${config}: colour: not an option`);
   });
 
+  it("reads a config file only when it is a regular file", async () => {
+    const failure = await run(process.execPath, [...cli, "serve", "--config", "/dev/zero"]).catch((e) => e);
+    expect(failure.code).toBe(1);
+    expect(failure.stderr).toContain("/dev/zero: cannot read the config file (");
+    expect(failure.stderr).toMatch(/not a regular file/);
+  });
+
   it("refuses a damaged data directory at start with a clear message", async () => {
     const dir = mkdtempSync(join(tmpdir(), "vs-cli-data-"));
     writeFileSync(join(dir, "snapshot.json"), "not a snapshot");
