@@ -69,6 +69,8 @@ export interface RecordingStart {
   statusCallbackMethod: "GET" | "POST";
   statusCallbackEvents: string[];
   transcribe?: { callback: string | null } | undefined;
+  /** Silence before the first and after the last word is cut from the audio (`<Record trim="trim-silence">`). */
+  trim?: boolean | undefined;
   /** The other leg whose speech fills channel 2 (Dial recordings). */
   otherLegSid?: string | undefined;
 }
@@ -215,7 +217,7 @@ export interface VerbEnv {
   answer(): void;
   alert(code: number, message: string, level?: "error" | "warning"): void;
   startRecording(start: RecordingStart): RecordingHandle;
-  /** Ends a recording; `endAt` is the instant its audio ends (trailing silence already trimmed by the verb). */
+  /** Ends a recording at `endAt`, the instant it stops (a trimmed recording's audio then loses its silent ends). */
   finishRecording(handle: RecordingHandle, endAt: number): { sid: string; duration: number; url: string };
   discardRecording(handle: RecordingHandle): void;
   /** Starts child legs for a Dial; their progress arrives as `signal` wakes named "leg". */
