@@ -85,3 +85,74 @@ describe("<Record trim>", () => {
     ]);
   });
 });
+
+describe('<Record timeout="0">', () => {
+  const h = useEngine();
+
+  const place = () =>
+    h.door
+      .twilioClient()
+      .calls.create({ to: callee, from: fixtures.acme.mainNumber, url: h.app.url("/answer") });
+
+  it('"To disable this feature, set timeout to 0": silence does not end it, maxLength does', async () => {
+    h.door.sandbox.calls.setParty(callee, { steps: [{ say: "Call me back", for: "2s" }] });
+    const r = new VoiceResponse();
+    r.record({ action: "/recorded", timeout: 0, maxLength: 20, trim: "do-not-trim" });
+    h.app.on("/answer", r.toString());
+    h.app.on("/recorded", new VoiceResponse().toString());
+    const call = await place();
+    await h.run();
+    expect(h.app.received("/recorded")[0]!.params.RecordingDuration).toBe("20");
+    const ended = h.door.sandbox.calls.timeline(call.sid).find((e) => e.kind === "recording.end");
+    expect(ended?.detail).toMatchObject({ duration: 20 });
+  });
+
+  it("runs until a finishOnKey key, however long the silence before it", async () => {
+    h.door.sandbox.calls.setParty(callee, {
+      steps: [
+        { say: "Call me back", for: "2s" },
+        { on: { verb: "Record" }, after: "40s", press: "#" },
+      ],
+    });
+    const r = new VoiceResponse();
+    r.record({ action: "/recorded", timeout: 0, trim: "do-not-trim" });
+    h.app.on("/answer", r.toString());
+    h.app.on("/recorded", new VoiceResponse().toString());
+    await place();
+    await h.run();
+    expect(h.app.received("/recorded")[0]!.params).toMatchObject({ Digits: "#", RecordingDuration: "40" });
+  });
+
+  it("runs until the caller hangs up: the action gets Digits=hangup", async () => {
+    h.door.sandbox.calls.setParty(callee, {
+      steps: [
+        { say: "Call me back", for: "2s" },
+        { at: "30s", hangup: true },
+      ],
+    });
+    const r = new VoiceResponse();
+    r.record({ action: "/recorded", timeout: 0 });
+    h.app.on("/answer", r.toString());
+    await place();
+    await h.run();
+    expect(h.app.received("/recorded")[0]!.params).toMatchObject({
+      Digits: "hangup",
+      RecordingDuration: "2",
+    });
+  });
+
+  it("with nothing said it is not empty at once: it waits for maxLength, then goes on with the next verb", async () => {
+    h.door.sandbox.calls.setParty(callee, { steps: [{ at: "1h", hangup: true }] });
+    const r = new VoiceResponse();
+    r.record({ action: "/recorded", timeout: 0, maxLength: 15 });
+    r.say("No message");
+    h.app.on("/answer", r.toString());
+    const call = await place();
+    await h.run();
+    expect(h.app.received("/recorded")).toHaveLength(0);
+    const timeline = h.door.sandbox.calls.timeline(call.sid);
+    const empty = timeline.find((e) => e.kind === "record.empty")!;
+    const started = timeline.find((e) => e.kind === "recording.start")!;
+    expect(empty.at - started.at).toBe(15_000);
+  });
+});

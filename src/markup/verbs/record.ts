@@ -4,6 +4,7 @@ import { CallEnded, type VerbEnv, type VerbRun, type Wake } from "../effects.js"
 import type { MarkupNode } from "../parse.js";
 
 export function* record(node: MarkupNode, env: VerbEnv): VerbRun {
+  // Twilio: "To disable this feature, set timeout to 0" (silence then never ends the recording).
   const timeoutMs = intAttr(node, "timeout", 5) * 1000;
   const maxLengthMs = intAttr(node, "maxLength", 3600) * 1000;
   const finishOnKey = node.attrs.finishOnKey ?? "1234567890*#";
@@ -36,7 +37,7 @@ export function* record(node: MarkupNode, env: VerbEnv): VerbRun {
     for (;;) {
       const left = deadline - env.now();
       if (left <= 0) break;
-      const ms = speaking ? left : Math.min(timeoutMs, left);
+      const ms = speaking || timeoutMs === 0 ? left : Math.min(timeoutMs, left);
       const input = (yield { type: "wait", ms, wake: ["dtmf", "speech", "speech-start"] }) as Wake;
       if (input.kind === "timeout") break;
       if (input.kind === "speech-start") speaking = true;
