@@ -8,8 +8,14 @@ import { eventClass } from "../time/scheduler.js";
 import type { CallRegistry } from "./call-registry.js";
 import type { CallRuntime } from "./call-runtime.js";
 
-/** Sends a status callback for `event` if the call subscribed to it. */
-export function sendStatus(reg: CallRegistry, rt: CallRuntime, call: Call, event: CallStatusEvent): void {
+/** Sends a status callback for `event` if the call subscribed to it (`extra`: parameters only this event has). */
+export function sendStatus(
+  reg: CallRegistry,
+  rt: CallRuntime,
+  call: Call,
+  event: CallStatusEvent,
+  extra: Record<string, string> = {},
+): void {
   if (!call.status_callback) return;
   const events = call.status_callback_events.length > 0 ? call.status_callback_events : ["completed"];
   if (!events.includes(event)) return;
@@ -25,7 +31,10 @@ export function sendStatus(reg: CallRegistry, rt: CallRuntime, call: Call, event
     kind: "call-status",
     url: call.status_callback,
     method: call.status_callback_method,
-    params: statusCallbackParams(reg.services.ctx.store, call, status, rt.sequence++, reg.now()),
+    params: {
+      ...statusCallbackParams(reg.services.ctx.store, call, status, rt.sequence++, reg.now()),
+      ...extra,
+    },
     accountSid: call.account_sid,
     callSid: call.sid,
     orderingKey: call.parent_call_sid ?? call.sid,
