@@ -61,3 +61,33 @@ describe("Record=true and the completed status callback", () => {
     expect(final.RecordingSid).toBeUndefined();
   });
 });
+
+describe("Record=true and Trim", () => {
+  const h = useEngine();
+
+  const recordedCall = async (extra: Record<string, unknown>) => {
+    h.door.sandbox.calls.setParty(callee, {
+      hangupAfter: "12s",
+      steps: [{ at: "2s", say: "Hello there, it is me", for: "3s" }],
+    });
+    h.app.on("/answer", new VoiceResponse().pause({ length: 30 }).toString());
+    const call = await h.door.twilioClient().calls.create({
+      to: callee,
+      from: fixtures.acme.mainNumber,
+      url: h.app.url("/answer"),
+      record: true,
+      ...extra,
+    });
+    await h.run();
+    const [recording] = await h.door.twilioClient().calls(call.sid).recordings.list();
+    return recording!;
+  };
+
+  it('"the default is `trim-silence`": the silence before and after what was said is cut', async () => {
+    expect((await recordedCall({})).duration).toBe("3");
+  });
+
+  it("Trim=do-not-trim keeps the call's recording from answer to hang-up", async () => {
+    expect((await recordedCall({ trim: "do-not-trim" })).duration).toBe("12");
+  });
+});

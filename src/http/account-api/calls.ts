@@ -203,7 +203,8 @@ const callInput = (
   recordingStatusCallbackMethod: body.RecordingStatusCallbackMethod,
   recordingStatusCallbackEvents: body.RecordingStatusCallbackEvent,
   recordingTrack: body.RecordingTrack,
-  recordingTrim: body.Trim === "trim-silence",
+  // Twilio: Trim's "default is `trim-silence`" on a call's create (a recording started later defaults to do-not-trim).
+  recordingTrim: body.Trim !== "do-not-trim",
   sendDigits: body.SendDigits ?? null,
   machineDetection: body.MachineDetection ?? null,
   machineDetectionOptions: machineDetectionOptions(body, {
