@@ -7,6 +7,7 @@ import { sendCallback } from "../context/engine-services.js";
 import { eventClass } from "../time/scheduler.js";
 import type { CallRegistry } from "./call-registry.js";
 import type { CallRuntime } from "./call-runtime.js";
+import { sipResponseFor } from "./party-behaviour.js";
 
 /** Sends a status callback for `event` if the call subscribed to it (`extra`: parameters only this event has). */
 export function sendStatus(
@@ -43,11 +44,19 @@ export function sendStatus(
   reg.note(rt, "status-callback", { event, status });
 }
 
-/** Tells a Dial leg's parent program that the leg moved on. */
+/**
+ * Tells a Dial leg's parent program that the leg moved on; a `sip:` leg tells its final SIP response and the
+ * INVITE's Call-ID too (the leg's sid digits at the sandbox's SIP host).
+ */
 export function signalParent(reg: CallRegistry, call: Call): void {
   const parent = call.parent_call_sid ? reg.runtime(call.parent_call_sid) : undefined;
   if (!parent) return;
-  const wake: Wake = { kind: "signal", name: "leg", detail: { sid: call.sid, status: call.status } };
+  const detail: Record<string, unknown> = { sid: call.sid, status: call.status };
+  if (call.to.startsWith("sip:")) {
+    detail.sipResponseCode = reg.runtime(call.sid)?.sipResponseCode ?? sipResponseFor(call.status);
+    detail.sipCallId = `${call.sid.slice(2)}@sip.voice-sandbox.test`;
+  }
+  const wake: Wake = { kind: "signal", name: "leg", detail };
   reg.services.scheduler.after(0, eventClass.continuation, `leg ${call.sid}`, () =>
     reg.parts.program.deliver(parent, wake),
   );
