@@ -41,7 +41,8 @@ function targetsOf(
         break;
       case "Client": {
         const identity = noun.children.find((c) => c.name === "Identity")?.text ?? noun.text;
-        // Clients are the account's agents: an extension number or a ring group name.
+        // A client identity dials client:identity; an agent's extension digits ring that agent, a ring group's
+        // name its members. An agent's name is no extension: it dials the client of that name.
         const agent = env.accountExtension(identity);
         if (agent) targets.push({ ...agent, ...cb });
         else if (env.ringGroup(identity)) targets.push({ group: identity });
