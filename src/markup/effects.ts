@@ -271,17 +271,22 @@ export interface ConferenceJoin {
   recordingStatusCallback: string | null;
   recordingStatusCallbackMethod: "GET" | "POST";
   recordingStatusCallbackEvents: string[];
+  /** `coach`: the call this participant coaches (only it hears the coach); it must be live in the room. */
+  coach?: string | null | undefined;
 }
 
 export interface ConferenceHost {
-  /** Joins (creating the conference if none runs under that name); `full` at maxParticipants. */
-  join(input: ConferenceJoin): { conferenceSid: string } | { full: true };
+  /**
+   * Joins (creating the conference if none runs under that name); `full` at maxParticipants; `invalidCoach`
+   * when `coach` names no call in the room while it is in progress (Twilio's 13240).
+   */
+  join(input: ConferenceJoin): { conferenceSid: string } | { full: true } | { invalidCoach: string };
   /** waiting: joined, not started; live: in progress; out: released (ended) or kicked. */
   state(): "waiting" | "live" | "out";
   /** Put on hold through the API: the caller hears hold music instead of the room. */
   held(): boolean;
-  /** The call leaves on its own (hangup, redirect). */
-  leave(): void;
+  /** The call leaves on its own: it hung up, the API redirected it, or its Dial moved on (the default). */
+  leave(reason?: "hung-up" | "redirected" | "left"): void;
 }
 
 export type QueueCallerState =
