@@ -10,6 +10,7 @@ import { conferenceRoutes } from "./account-api/conferences.js";
 import { incomingPhoneNumberRoutes } from "./account-api/incoming-phone-numbers.js";
 import { messageMediaRoutes } from "./account-api/message-media.js";
 import { messageRoutes } from "./account-api/messages.js";
+import { notificationRoutes } from "./account-api/notifications.js";
 import { outgoingCallerIdRoutes } from "./account-api/outgoing-caller-ids.js";
 import { queueRoutes } from "./account-api/queues.js";
 import { recordingRoutes } from "./account-api/recordings.js";
@@ -50,6 +51,7 @@ export const routes: AnyRoute[] = [
   ...outgoingCallerIdRoutes,
   ...incomingPhoneNumberRoutes,
   ...callRoutes,
+  ...notificationRoutes,
   ...messageRoutes,
   ...messageMediaRoutes,
   ...recordingRoutes,

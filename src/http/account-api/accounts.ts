@@ -46,6 +46,7 @@ const subresources: [string, string][] = [
   ["conferences", "Conferences"],
   ["incoming_phone_numbers", "IncomingPhoneNumbers"],
   ["messages", "Messages"],
+  ["notifications", "Notifications"],
   ["outgoing_caller_ids", "OutgoingCallerIds"],
   ["queues", "Queues"],
   ["recordings", "Recordings"],

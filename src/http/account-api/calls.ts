@@ -68,7 +68,7 @@ export const callResource = z.lazy(() =>
 export type CallResource = z.infer<typeof callResource>;
 
 /** The call's subresources this sandbox serves (Twilio lists more; an unserved one is left out, not advertised). */
-const callSubresources = ["recordings"];
+const callSubresources = ["recordings", "notifications"];
 
 export function renderCall(call: Call): CallResource {
   const uri = accountPath(call.account_sid, `Calls/${call.sid}.json`);
