@@ -8,6 +8,7 @@ import { conferenceParticipantRoutes } from "./account-api/conference-participan
 import { conferenceRecordingRoutes } from "./account-api/conference-recordings.js";
 import { conferenceRoutes } from "./account-api/conferences.js";
 import { incomingPhoneNumberRoutes } from "./account-api/incoming-phone-numbers.js";
+import { keyRoutes } from "./account-api/keys.js";
 import { messageMediaRoutes } from "./account-api/message-media.js";
 import { messageRoutes } from "./account-api/messages.js";
 import { notificationRoutes } from "./account-api/notifications.js";
@@ -46,6 +47,7 @@ import type { AnyRoute } from "./route.js";
 
 export const routes: AnyRoute[] = [
   ...accountRoutes,
+  ...keyRoutes,
   ...usageRoutes,
   ...applicationRoutes,
   ...outgoingCallerIdRoutes,

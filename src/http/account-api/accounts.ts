@@ -45,6 +45,7 @@ const subresources: [string, string][] = [
   ["calls", "Calls"],
   ["conferences", "Conferences"],
   ["incoming_phone_numbers", "IncomingPhoneNumbers"],
+  ["keys", "Keys"],
   ["messages", "Messages"],
   ["notifications", "Notifications"],
   ["outgoing_caller_ids", "OutgoingCallerIds"],
