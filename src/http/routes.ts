@@ -2,6 +2,7 @@
 import { accountRoutes } from "./account-api/accounts.js";
 import { agentExtensionRoutes } from "./account-api/agent-extensions.js";
 import { applicationRoutes } from "./account-api/applications.js";
+import { assignedAddOnRoutes } from "./account-api/assigned-add-ons.js";
 import { availablePhoneNumberRoutes } from "./account-api/available-phone-numbers.js";
 import { callRoutes } from "./account-api/calls.js";
 import { conferenceParticipantRoutes } from "./account-api/conference-participants.js";
@@ -52,6 +53,7 @@ export const routes: AnyRoute[] = [
   ...applicationRoutes,
   ...outgoingCallerIdRoutes,
   ...incomingPhoneNumberRoutes,
+  ...assignedAddOnRoutes,
   ...callRoutes,
   ...notificationRoutes,
   ...messageRoutes,

@@ -164,6 +164,11 @@ const scopeMatrix: Cell[] = [
     path: (s) => `${base}/IncomingPhoneNumbers/${s.number.sid}.json`,
     scope: "incoming_phone_numbers_write",
   },
+  {
+    method: "GET",
+    path: (s) => `${base}/IncomingPhoneNumbers/${s.number.sid}/AssignedAddOns.json`,
+    scope: "incoming_phone_numbers_read",
+  },
   { method: "GET", path: () => `${base}/AvailablePhoneNumbers.json`, scope: "incoming_phone_numbers_read" },
   {
     method: "GET",
