@@ -287,6 +287,19 @@ export interface ConferenceHost {
   held(): boolean;
   /** The call leaves on its own: it hung up, the API redirected it, or its Dial moved on (the default). */
   leave(reason?: "hung-up" | "redirected" | "left"): void;
+  /** The next announcement this caller is to hear, once it can: null when there is none (or it waits for the fetch). */
+  announcement(): Announcement | null;
+  /** This caller fetched the announcement (`document` null in it): its verbs, or null when the fetch failed. */
+  announced(verbs: MarkupNode[] | null): void;
+  /** This caller has heard the announcement (or it failed). */
+  announcementDone(): void;
+}
+
+/** An AnnounceUrl for the room or one participant: one caller fetches it (`document` null), the others play its verbs. */
+export interface Announcement {
+  url: string;
+  method: "GET" | "POST";
+  document: MarkupNode[] | null;
 }
 
 export type QueueCallerState =

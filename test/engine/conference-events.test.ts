@@ -216,4 +216,87 @@ describe("conference status callbacks", () => {
       expect((await participants.list()).length).toBe(2);
     });
   });
+
+  describe("AnnounceUrl", () => {
+    /** Alice and Bob in a running room whose status callback asks for announcement events. */
+    const runningRoom = async () => {
+      await h.routeMainNumber("/voice");
+      room({ statusCallback: "/conf", statusCallbackEvent: ["announcement"] });
+      const a = ring(alice, { hangupAfter: "120s" });
+      const b = ring(bob, { hangupAfter: "120s" });
+      await h.door.sandbox.clock.advance(10_000);
+      await h.door.sandbox.settle();
+      const client = h.door.twilioClient();
+      const [conference] = await client.conferences.list({ status: "in-progress" });
+      return { a, b, client, sid: conference!.sid };
+    };
+    const said = (callSid: string) =>
+      h.door.sandbox.calls
+        .heard(callSid)
+        .filter((e) => e.kind === "say")
+        .map((e) => e.text);
+
+    it('into the room: "The URL may return ... a TwiML document that contains <Play>, <Say>, <Pause>, or <Redirect> verbs"', async () => {
+      const { a, b, client, sid } = await runningRoom();
+      h.app.on("/announce", new VoiceResponse().say("The meeting ends in five minutes").toString());
+      await client.conferences(sid).update({ announceUrl: h.app.url("/announce") });
+      await h.run();
+      expect(said(a)).toEqual(["The meeting ends in five minutes"]);
+      expect(said(b)).toEqual(["The meeting ends in five minutes"]);
+      // Fetched once for the room, POST by default, and the end of it reported once.
+      expect(h.app.received("/announce").map((r) => r.method)).toEqual(["POST"]);
+      expect(events().map((e) => [e.StatusCallbackEvent, e.AnnounceUrl])).toEqual([
+        ["announcement-end", h.app.url("/announce")],
+      ]);
+    });
+
+    it("to one participant: only it hears the announcement", async () => {
+      const { a, b, client, sid } = await runningRoom();
+      h.app.on("/announce", new VoiceResponse().say("You are next").toString());
+      await client
+        .conferences(sid)
+        .participants(a)
+        .update({ announceUrl: h.app.url("/announce"), announceMethod: "GET" });
+      await h.run();
+      expect(said(a)).toEqual(["You are next"]);
+      expect(said(b)).toEqual([]);
+      expect(h.app.received("/announce").map((r) => r.method)).toEqual(["GET"]);
+      expect(events()).toEqual([
+        expect.objectContaining({ StatusCallbackEvent: "announcement-end", CallSid: a }),
+      ]);
+    });
+
+    it("a document that cannot be fetched: announcement-failed, an alert, and nobody hears anything", async () => {
+      const { a, b, client, sid } = await runningRoom();
+      h.app.on("/announce", { status: 500 });
+      await client.conferences(sid).update({ announceUrl: h.app.url("/announce") });
+      await h.run();
+      expect(said(a)).toEqual([]);
+      expect(said(b)).toEqual([]);
+      expect(events().map((e) => e.StatusCallbackEvent)).toEqual(["announcement-failed"]);
+      expect(
+        [...h.door.sandbox.calls.alerts(a), ...h.door.sandbox.calls.alerts(b)].map((x) => x.code),
+      ).toEqual([11200]);
+    });
+
+    it("fails as Twilio does: a room not in progress 21220, a bad URL 21205, a bad method 21209", async () => {
+      const { a, client, sid } = await runningRoom();
+      const code = (promise: Promise<unknown>) =>
+        promise.then(
+          () => "accepted",
+          (e: { status: number; code: number }) => `${e.status} ${e.code}`,
+        );
+      expect(await code(client.conferences(sid).update({ announceUrl: "not a url" }))).toBe("400 21205");
+      expect(
+        await code(client.conferences(sid).update({ announceUrl: h.app.url("/x"), announceMethod: "PUT" })),
+      ).toBe("400 21209");
+      expect(await code(client.conferences(sid).participants(a).update({ announceUrl: "ftp://x" }))).toBe(
+        "400 21205",
+      );
+      await client.conferences(sid).update({ status: "completed" });
+      expect(await code(client.conferences(sid).update({ announceUrl: h.app.url("/x") }))).toBe("400 21220");
+      await h.run();
+      expect(h.app.received("/x")).toEqual([]);
+    });
+  });
 });

@@ -16,6 +16,8 @@ const eventGroups: Record<string, string> = {
   "participant-unhold": "hold",
   "participant-speech-start": "speaker",
   "participant-speech-stop": "speaker",
+  "announcement-end": "announcement",
+  "announcement-failed": "announcement",
 };
 
 /** Posts `event` to the conference's status callback, if it has one and asked for that event. */

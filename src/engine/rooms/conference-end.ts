@@ -2,6 +2,7 @@
 import type { Conference, ConferenceEndReason, Participant } from "../../domain/conference.js";
 import { participantId } from "../../domain/conference.js";
 import { recordEvent } from "../context/events.js";
+import { dropAnnouncements } from "./conference-announce.js";
 import { conferenceCallback, participantParams } from "./conference-callbacks.js";
 import { finishConferenceRecording } from "./conference-recording.js";
 import {
@@ -34,8 +35,9 @@ export function removeParticipant(
   how: LeaveHow,
 ) {
   const { ctx } = state.links.services;
-  // Someone talking as it leaves stops talking first.
+  // Someone talking as it leaves stops talking first; what it was still to hear announced, it does not.
   speechStopped(state, conference.sid, p.call_sid);
+  dropAnnouncements(state, p.call_sid);
   ctx.store.participants.delete(participantId(p));
   const stay = openStay(state, conference.sid, p.call_sid);
   if (stay) stay.to = nowOf(state);

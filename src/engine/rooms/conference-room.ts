@@ -2,6 +2,7 @@
 import type { Conference, Participant } from "../../domain/conference.js";
 import type { Recording, SpeechSpan } from "../../domain/recording.js";
 import type { HeardEntry } from "../../markup/effects.js";
+import type { MarkupNode } from "../../markup/parse.js";
 import type { EngineServices } from "../context/engine-services.js";
 import type { Utterance } from "../speech/utterance.js";
 
@@ -48,11 +49,32 @@ export interface Standing {
   state: "waiting" | "live" | "out";
 }
 
-/** The conferences' state held between events (both maps are replaced on reset). */
+/** The conferences' state held between events (the maps are replaced on reset). */
 export interface ConferenceState {
   links: ConferenceLinks;
   rooms: Map<string, RoomRuntime>;
   standing: Map<string, Standing>;
+  /** What each caller is to hear announced, in order (conference-announce.ts). */
+  announcements: Map<string, PendingAnnouncement[]>;
+}
+
+/** One announcement, shared by the callers it is for. */
+export interface AnnouncementShared {
+  url: string;
+  method: "GET" | "POST";
+  conferenceSid: string;
+  /** The one caller (participant-level), for the callbacks; null: the room. */
+  callSid: string | null;
+  /** null until fetched, the verbs once fetched, "failed" when the fetch failed. */
+  verbs: MarkupNode[] | null | "failed";
+  /** Who is to hear it and has not yet (the fetcher first). */
+  listeners: Set<string>;
+}
+
+/** What one caller is to hear: an announcement, and whether this caller fetches it. */
+export interface PendingAnnouncement {
+  shared: AnnouncementShared;
+  fetcher: boolean;
 }
 
 export const nowOf = (state: ConferenceState) => state.links.services.ctx.clock.now();

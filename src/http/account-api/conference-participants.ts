@@ -15,7 +15,7 @@ import {
   conferenceAttributes,
   participantCreate,
 } from "./conference-participant-params.js";
-import { formBoolean, notEmulated } from "./form-fields.js";
+import { formBoolean, formMethod, formUrl, notEmulated } from "./form-fields.js";
 import { machineDetectionErrorCodes, machineDetectionOptions } from "./machine-detection-params.js";
 import { listEnvelope, listSchema, pagingQuery } from "./paging.js";
 import { conferencePath, findConference } from "./path-conference.js";
@@ -96,7 +96,8 @@ const participantUpdate = z.lazy(() =>
     Muted: formBoolean.optional(),
     Hold: formBoolean.optional(),
     HoldUrl: notEmulated("hold music URLs"),
-    AnnounceUrl: notEmulated("announcements"),
+    AnnounceUrl: formUrl.optional(),
+    AnnounceMethod: formMethod.optional(),
     Coaching: formBoolean.optional(),
     CallSidToCoach: callSidToCoach.optional(),
   }),
@@ -258,7 +259,7 @@ export const conferenceParticipantRoutes = [
     path: participant,
     surface: "account",
     summary:
-      "Update a participant: Muted, Hold (with participant-mute/hold callbacks), Coaching and CallSidToCoach",
+      "Update a participant: Muted, Hold (with participant-mute/hold callbacks), Coaching and CallSidToCoach, AnnounceUrl",
     auth: { kind: "account", scope: "phone_calls_write" },
     body: participantUpdate,
     response: participantResource,
@@ -276,6 +277,15 @@ export const conferenceParticipantRoutes = [
         conferences.coach(found, coached);
       }
       const updated = conferences.update(found, { muted: body.Muted, hold: body.Hold });
+      // "The URL we call using the `announce_method` for an announcement to the participant" (POST by default).
+      if (body.AnnounceUrl) {
+        const conference = services.context.store.conferences.get(updated.conference_sid)!;
+        conferences.announce(
+          conference,
+          { url: body.AnnounceUrl, method: body.AnnounceMethod ?? "POST" },
+          updated,
+        );
+      }
       return twilioJson(200, renderParticipant(updated, conferences.coaching(updated)));
     },
   }),

@@ -72,6 +72,23 @@ export function* dialConference(dial: MarkupNode, noun: MarkupNode, env: VerbEnv
         if (end.type === "error") waitUrl = "";
         continue;
       }
+      // AnnounceUrl: played once to this caller (it fetches it for the room, or plays what another fetched).
+      const announcement = env.conference.announcement();
+      if (announcement) {
+        yield* runWaitMarkup(env, {
+          url: announcement.url,
+          method: announcement.method,
+          params: () => ({}),
+          stop: () => env.conference.state() !== "live",
+          allowLeave: false,
+          once: true,
+          ...(announcement.document
+            ? { document: announcement.document }
+            : { fetched: (verbs) => env.conference.announced(verbs) }),
+        });
+        env.conference.announcementDone();
+        continue;
+      }
       if (env.conference.held()) {
         // On hold (participant Hold=true): Twilio's hold music until the hold is lifted.
         yield* runWaitMarkup(env, {
