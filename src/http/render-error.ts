@@ -2,6 +2,7 @@
 import { isSandboxError, SandboxError } from "../domain/errors.js";
 import { twilioAuthenticateMessage } from "../domain/twilio-wording.js";
 import { twilioCodeFor } from "./account-api/error-codes.js";
+import { carrierCodeFor } from "./carrier-api/error-codes.js";
 import { jsonApi, jsonResponse, twilioJson } from "./respond.js";
 import type { SandboxResponse, Surface } from "./types.js";
 
@@ -26,7 +27,7 @@ export function renderError(surface: Surface, error: unknown, path = ""): Sandbo
       jsonapi: { version: "1.1" },
       errors: failure.all().map((e) => ({
         status: String(e.status),
-        code: String(e.code),
+        code: carrierCodeFor(e),
         title: e.title,
         detail: e.message,
         ...(e.source ? { source: e.source } : {}),

@@ -2,14 +2,17 @@
 import { accountRoutes } from "./account-api/accounts.js";
 import { agentExtensionRoutes } from "./account-api/agent-extensions.js";
 import { applicationRoutes } from "./account-api/applications.js";
+import { assignedAddOnRoutes } from "./account-api/assigned-add-ons.js";
 import { availablePhoneNumberRoutes } from "./account-api/available-phone-numbers.js";
 import { callRoutes } from "./account-api/calls.js";
 import { conferenceParticipantRoutes } from "./account-api/conference-participants.js";
 import { conferenceRecordingRoutes } from "./account-api/conference-recordings.js";
 import { conferenceRoutes } from "./account-api/conferences.js";
 import { incomingPhoneNumberRoutes } from "./account-api/incoming-phone-numbers.js";
+import { keyRoutes } from "./account-api/keys.js";
 import { messageMediaRoutes } from "./account-api/message-media.js";
 import { messageRoutes } from "./account-api/messages.js";
+import { notificationRoutes } from "./account-api/notifications.js";
 import { outgoingCallerIdRoutes } from "./account-api/outgoing-caller-ids.js";
 import { queueRoutes } from "./account-api/queues.js";
 import { recordingRoutes } from "./account-api/recordings.js";
@@ -45,11 +48,14 @@ import type { AnyRoute } from "./route.js";
 
 export const routes: AnyRoute[] = [
   ...accountRoutes,
+  ...keyRoutes,
   ...usageRoutes,
   ...applicationRoutes,
   ...outgoingCallerIdRoutes,
   ...incomingPhoneNumberRoutes,
+  ...assignedAddOnRoutes,
   ...callRoutes,
+  ...notificationRoutes,
   ...messageRoutes,
   ...messageMediaRoutes,
   ...recordingRoutes,

@@ -69,6 +69,8 @@ export interface RecordingStart {
   statusCallbackMethod: "GET" | "POST";
   statusCallbackEvents: string[];
   transcribe?: { callback: string | null } | undefined;
+  /** Silence before the first and after the last word is cut from the audio (`<Record trim="trim-silence">`). */
+  trim?: boolean | undefined;
   /** The other leg whose speech fills channel 2 (Dial recordings). */
   otherLegSid?: string | undefined;
 }
@@ -215,7 +217,7 @@ export interface VerbEnv {
   answer(): void;
   alert(code: number, message: string, level?: "error" | "warning"): void;
   startRecording(start: RecordingStart): RecordingHandle;
-  /** Ends a recording; `endAt` is the instant its audio ends (trailing silence already trimmed by the verb). */
+  /** Ends a recording at `endAt`, the instant it stops (a trimmed recording's audio then loses its silent ends). */
   finishRecording(handle: RecordingHandle, endAt: number): { sid: string; duration: number; url: string };
   discardRecording(handle: RecordingHandle): void;
   /** Starts child legs for a Dial; their progress arrives as `signal` wakes named "leg". */
@@ -272,17 +274,35 @@ export interface ConferenceJoin {
   recordingStatusCallback: string | null;
   recordingStatusCallbackMethod: "GET" | "POST";
   recordingStatusCallbackEvents: string[];
+  /** `coach`: the call this participant coaches (only it hears the coach); it must be live in the room. */
+  coach?: string | null | undefined;
 }
 
 export interface ConferenceHost {
-  /** Joins (creating the conference if none runs under that name); `full` at maxParticipants. */
-  join(input: ConferenceJoin): { conferenceSid: string } | { full: true };
+  /**
+   * Joins (creating the conference if none runs under that name); `full` at maxParticipants; `invalidCoach`
+   * when `coach` names no call in the room while it is in progress (Twilio's 13240).
+   */
+  join(input: ConferenceJoin): { conferenceSid: string } | { full: true } | { invalidCoach: string };
   /** waiting: joined, not started; live: in progress; out: released (ended) or kicked. */
   state(): "waiting" | "live" | "out";
   /** Put on hold through the API: the caller hears hold music instead of the room. */
   held(): boolean;
-  /** The call leaves on its own (hangup, redirect). */
-  leave(): void;
+  /** The call leaves on its own: it hung up, the API redirected it, or its Dial moved on (the default). */
+  leave(reason?: "hung-up" | "redirected" | "left"): void;
+  /** The next announcement this caller is to hear, once it can: null when there is none (or it waits for the fetch). */
+  announcement(): Announcement | null;
+  /** This caller fetched the announcement (`document` null in it): its verbs, or null when the fetch failed. */
+  announced(verbs: MarkupNode[] | null): void;
+  /** This caller has heard the announcement (or it failed). */
+  announcementDone(): void;
+}
+
+/** An AnnounceUrl for the room or one participant: one caller fetches it (`document` null), the others play its verbs. */
+export interface Announcement {
+  url: string;
+  method: "GET" | "POST";
+  document: MarkupNode[] | null;
 }
 
 export type QueueCallerState =

@@ -25,6 +25,10 @@ export interface WaitLoop {
   allowLeave: boolean;
   /** Play the document once instead of looping (the Queue noun's url). */
   once?: boolean;
+  /** Verbs fetched already (an announcement another participant fetched): played instead of fetching `url`. */
+  document?: MarkupNode[];
+  /** Told the first document's verbs once fetched, or null when it could not be (an announcement shares them). */
+  fetched?(verbs: MarkupNode[] | null): void;
 }
 
 export type WaitEnd =
@@ -59,6 +63,7 @@ function* fetchVerbs(
 export function* runWaitMarkup(env: VerbEnv, loop: WaitLoop): Step<WaitEnd> {
   let next = null as { url: string; method: "GET" | "POST" } | null;
   let hops = 0;
+  let first = true;
   for (;;) {
     if (loop.stop()) return { type: "stopped" };
     const url: string | null = next?.url ?? loop.url;
@@ -69,10 +74,14 @@ export function* runWaitMarkup(env: VerbEnv, loop: WaitLoop): Step<WaitEnd> {
       yield { type: "wait", ms: null, wake: ["signal"] };
       continue;
     }
-    const verbs: MarkupNode[] | null =
-      url === null
-        ? parseMarkup(builtInWaitMarkup).verbs
-        : yield* fetchVerbs(env, url, method, loop.params());
+    let verbs: MarkupNode[] | null;
+    if (first && loop.document) verbs = loop.document;
+    else if (url === null) verbs = parseMarkup(builtInWaitMarkup).verbs;
+    else {
+      verbs = yield* fetchVerbs(env, url, method, loop.params());
+      if (first) loop.fetched?.(verbs);
+    }
+    first = false;
     if (verbs === null) return { type: "error" };
     const startedAt = env.now();
     for (const node of verbs) {

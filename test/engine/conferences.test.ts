@@ -266,10 +266,10 @@ describe("conferences", () => {
     expect(badMute.status).toBe(400);
     const announce = await h.door.call("POST", `${base}/${live!.sid}.json`, {
       auth,
-      form: { AnnounceUrl: "https://app.example.com/announce" },
+      form: { AnnounceUrl: "https://app.example.com/announce", AnnounceMethod: "PUT" },
     });
     expect(announce.status).toBe(400);
-    expect(announce.json.message).toContain("announcements are not emulated");
+    expect(announce.json.message).toContain("AnnounceMethod");
     expect(JSON.stringify(h.door.sandbox.snapshot())).toBe(before);
     const missing = await h.door.call("GET", `${base}/CF${"0".repeat(32)}/Participants.json`, { auth });
     expect(missing.status).toBe(404);

@@ -116,6 +116,35 @@ describe("Dial", () => {
     ]);
   });
 
+  it("<Client> dials the client identity it names, also when an agent has that name: client:Bo, not extension 201", async () => {
+    // Twilio's <Client>: the identity is a Voice SDK client's; an agent's extension is dialled as <Number>201</Number>.
+    createAgentExtension(h.door.sandbox.engine, fixtures.acme.sid, {
+      agent_name: "Bo",
+      extension: "201",
+      status: "busy",
+    });
+    await h.routeMainNumber("/voice");
+    h.app.on(
+      "/voice",
+      dialDoc({}, (d) => d.client("Bo")),
+    );
+    const byName = await h.ringMainNumber();
+    await h.run();
+    const [leg] = await h.door.twilioClient().calls.list({ parentCallSid: byName });
+    expect([leg!.to, leg!.status]).toEqual(["client:Bo", "completed"]);
+    expect(h.app.received("/dialed")[0]!.params.DialCallStatus).toBe("completed");
+
+    h.app.clear();
+    h.app.on(
+      "/voice",
+      dialDoc({}, (d) => d.number("201")),
+    );
+    const byExtension = await h.ringMainNumber();
+    await h.run();
+    const [agentLeg] = await h.door.twilioClient().calls.list({ parentCallSid: byExtension });
+    expect([agentLeg!.to, agentLeg!.status]).toEqual(["201", "busy"]);
+  });
+
   it("record-from-answer-dual makes a two-channel DialVerb recording transcribed as agent and customer", async () => {
     await h.useSttProvider("deepgram");
     await h.routeMainNumber("/voice");

@@ -72,7 +72,8 @@ describe("markup verbs", () => {
 
     const recorded = h.app.received("/recorded")[0]!.params;
     expect(recorded.RecordingSid).toMatch(/^RE[0-9a-f]{32}$/);
-    expect(recorded.RecordingDuration).toBe("4");
+    // trim-silence (the default) cuts the second of silence before the words: 3 s remain.
+    expect(recorded.RecordingDuration).toBe("3");
     expect(recorded.RecordingUrl).toBe(
       `https://api.voice-sandbox.test/2010-04-01/Accounts/${fixtures.acme.sid}/Recordings/${recorded.RecordingSid}`,
     );
@@ -90,12 +91,12 @@ describe("markup verbs", () => {
       RecordingSid: recorded.RecordingSid,
     });
     expect(JSON.parse(transcribed.TranscriptionSegments!)).toEqual([
-      { speaker: "SPEAKER_00", text: "Please call me back tomorrow", start_time: 1, end_time: 4 },
+      { speaker: "SPEAKER_00", text: "Please call me back tomorrow", start_time: 0, end_time: 3 },
     ]);
     const heard = h.door.sandbox.calls.heard(call.sid).map((e) => e.kind);
     expect(heard).toEqual(["beep"]);
     const recording = await h.door.twilioClient().recordings(recorded.RecordingSid!).fetch();
-    expect(recording.duration).toBe("4");
+    expect(recording.duration).toBe("3");
   });
 
   it("a failing transcription posts status failed without segments", async () => {

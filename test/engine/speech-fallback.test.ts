@@ -35,6 +35,8 @@ describe("speech synthesis unavailable", () => {
           To: customer,
           Twiml: "<Response><Say>Six words are spoken right here</Say><Pause length='1'/></Response>",
           Record: "true",
+          // The whole call, the pause's silence included (a call's Trim defaults to trim-silence).
+          Trim: "do-not-trim",
         }).toString(),
       });
       expect(created.status).toBe(201);

@@ -92,6 +92,8 @@ const scopeMatrix: Cell[] = [
     form: { Status: "canceled" },
   },
   { method: "DELETE", path: (s) => `${base}/Calls/${s.call.sid}.json`, scope: "phone_calls_write" },
+  { method: "GET", path: () => `${base}/Notifications.json`, scope: "phone_calls_read" },
+  { method: "GET", path: (s) => `${base}/Calls/${s.call.sid}/Notifications.json`, scope: "phone_calls_read" },
   { method: "GET", path: () => `${base}/Messages.json`, scope: "messages_read" },
   {
     method: "POST",
@@ -161,6 +163,11 @@ const scopeMatrix: Cell[] = [
     method: "DELETE",
     path: (s) => `${base}/IncomingPhoneNumbers/${s.number.sid}.json`,
     scope: "incoming_phone_numbers_write",
+  },
+  {
+    method: "GET",
+    path: (s) => `${base}/IncomingPhoneNumbers/${s.number.sid}/AssignedAddOns.json`,
+    scope: "incoming_phone_numbers_read",
   },
   { method: "GET", path: () => `${base}/AvailablePhoneNumbers.json`, scope: "incoming_phone_numbers_read" },
   {

@@ -23,7 +23,11 @@ describe.each(doorNames)("call recording control via %s", (door) => {
    * at 7-9 s, "my card number is four two" at 13-16 s and "thank you" at 20-22 s. The clock stands at 5 s.
    */
   const liveCall = async (
-    extra: { record?: boolean; trim?: "trim-silence"; recordingTrack?: "inbound" | "outbound" } = {},
+    extra: {
+      record?: boolean;
+      trim?: "trim-silence" | "do-not-trim";
+      recordingTrack?: "inbound" | "outbound";
+    } = {},
   ) => {
     const callbacks: Record<string, string>[] = [];
     ctx.sandbox.webhooks.register(voiceUrl, () => '<Response><Pause length="120"/></Response>');
@@ -139,7 +143,8 @@ describe.each(doorNames)("call recording control via %s", (door) => {
   });
 
   it("pauses a Record=true recording with silence by default, and completes it when the call ends", async () => {
-    const { client, call, callbacks } = await liveCall({ record: true });
+    // do-not-trim: the recording's length is the time it ran, the pause included (trim-silence is the default).
+    const { client, call, callbacks } = await liveCall({ record: true, trim: "do-not-trim" });
     const [recording] = await client.calls(call.sid).recordings.list();
     expect(recording).toMatchObject({ status: "in-progress", source: "OutboundAPI" });
     await advance(7_000); // 12 s

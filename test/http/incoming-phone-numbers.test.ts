@@ -11,6 +11,43 @@ describe.each(doorNames)("incoming phone numbers via %s", (door) => {
   const asCarrier = () => ctx.twilioClient(fixtures.acme.sid, fixtures.carrierKey);
   const stateOf = () => JSON.stringify(ctx.sandbox.snapshot());
 
+  it("lists the number's one subresource, its assigned add-ons: served, and none (add-ons are not emulated)", async () => {
+    const client = ctx.twilioClient();
+    const [number] = await client.incomingPhoneNumbers.list({ phoneNumber: fixtures.acme.mainNumber });
+    const resource = await ctx.call("GET", `${base}/${number!.sid}.json`, { auth: acmeAuth });
+    expect(resource.json.subresource_uris).toEqual({
+      assigned_add_ons: `${base}/${number!.sid}/AssignedAddOns.json`,
+    });
+    expect(await client.incomingPhoneNumbers(number!.sid).assignedAddOns.list()).toEqual([]);
+    const missing = await client
+      .incomingPhoneNumbers(number!.sid)
+      .assignedAddOns("XE00000000000000000000000000000000")
+      .fetch()
+      .catch((e: { status: number; code: number }) => [e.status, e.code]);
+    expect(missing).toEqual([404, 20404]);
+    const otherAccount = await ctx.call(
+      "GET",
+      `${base}/${number!.sid}/AssignedAddOns.json`.replace(fixtures.acme.sid, fixtures.globex.sid),
+      {
+        auth: globexAuth,
+      },
+    );
+    expect([otherAccount.status, otherAccount.json.code]).toEqual([404, 20404]);
+    const unknown = await ctx.call("GET", `${base}/PN00000000000000000000000000000000/AssignedAddOns.json`, {
+      auth: acmeAuth,
+    });
+    expect(unknown.status).toBe(404);
+    const badPage = await ctx.call("GET", `${base}/${number!.sid}/AssignedAddOns.json?PageSize=0`, {
+      auth: acmeAuth,
+    });
+    expect(badPage.status).toBe(400);
+    const assign = await ctx.call("POST", `${base}/${number!.sid}/AssignedAddOns.json`, {
+      auth: acmeAuth,
+      form: { InstalledAddOnSid: "XE00000000000000000000000000000000" },
+    });
+    expect([assign.status, assign.json.code]).toEqual([405, 20004]);
+  });
+
   it("lets the carrier administrator provision an inventory number to an account", async () => {
     const number = await asCarrier().incomingPhoneNumbers.create({
       phoneNumber: fixtures.available.us,

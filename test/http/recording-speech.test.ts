@@ -91,6 +91,8 @@ describe.each(doorNames)("recording speech via %s", (door) => {
       from: fixtures.acme.mainNumber,
       url: voiceUrl,
       record: true,
+      // The whole call, silence included (Trim's default on a call's create is trim-silence).
+      trim: "do-not-trim",
       recordingChannels: channels,
     });
     await ctx.sandbox.clock.advance(30_000);

@@ -47,7 +47,7 @@ describe("scenario expectations", () => {
     await expectVerdict(
       base(`  recordings: [{ call: c1, source: RecordVerb, channels: 1 }]
   transcriptions:
-    - { call: c1, status: completed, text: Hello it is Bob, segments: [{ speaker: SPEAKER_00, text: Hello it is Bob, start_time: 1, end_time: 3 }] }`),
+    - { call: c1, status: completed, text: Hello it is Bob, segments: [{ speaker: SPEAKER_00, text: Hello it is Bob, start_time: 0, end_time: 2 }] }`),
       "passed",
     );
     const failure = await onlyFailure(
@@ -82,13 +82,13 @@ describe("scenario expectations", () => {
     await expectVerdict(
       base(`  requests:
     - { url: /numbers/14155550100/voice, method: POST, kind: voice-markup, status: 200 }
-    - { url: /recorded, params: { RecordingDuration: "3", Digits: hangup } }`),
+    - { url: /recorded, params: { RecordingDuration: "2", Digits: hangup } }`),
       "failed",
     );
     await expectVerdict(
       base(`  requests:
     - { url: /numbers/14155550100/voice, method: POST, kind: voice-markup, status: 200 }
-    - { url: /recorded, params: { RecordingDuration: "3", Digits: null } }`),
+    - { url: /recorded, params: { RecordingDuration: "2", Digits: null } }`),
       "passed",
     );
   });

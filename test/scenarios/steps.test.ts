@@ -88,9 +88,9 @@ ${ring}
   - hangup: { call: c1 }
 expect:
   calls: { c1: { status: completed, duration: 5 } }
-  requests: [{ url: /done, params: { Digits: hangup, RecordingDuration: "4" } }]
+  requests: [{ url: /done, params: { Digits: hangup, RecordingDuration: "3" } }]
 `;
-    // Listening at 0s, speech 1s..4s, hang-up 1s after it ends: 5s.
+    // Listening at 0s, speech 1s..4s, hang-up 1s after it ends: 5s; the recording, trimmed of silence, 3s.
     await expectVerdict(yaml, "passed");
   });
 

@@ -29,3 +29,8 @@ export function revokeApiKey(ctx: EngineContext, key: ApiKey): void {
     ctx.store.apiKeys.delete(key.sid);
   });
 }
+
+/** A key's new friendly name (null clears it); its secret and scopes stay. */
+export function renameApiKey(ctx: EngineContext, key: ApiKey, friendlyName: string | null): ApiKey {
+  return ctx.store.transact(() => ctx.store.apiKeys.replace({ ...key, friendly_name: friendlyName }));
+}

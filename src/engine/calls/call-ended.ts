@@ -2,11 +2,28 @@
 import { isTerminalCallStatus } from "../../domain/call.js";
 import { billCall } from "../billing/billing.js";
 import { recordEvent } from "../context/events.js";
+import { recordingUrl } from "../recordings/recordings.js";
 import { eventClass } from "../time/scheduler.js";
 import { sendStatus, signalParent } from "./call-notify.js";
 import type { CallRegistry } from "./call-registry.js";
 import type { CallRuntime } from "./call-runtime.js";
 import { saveCall } from "./calls.js";
+
+/**
+ * Twilio's `Record` on a call's create: "The `recording_url` is sent to the `status_callback` URL": the call's own
+ * recording (source OutboundAPI) as its `completed` callback names it, once it is complete.
+ */
+function callRecordingParams(reg: CallRegistry, callSid: string): Record<string, string> {
+  const recording = reg.services.ctx.store.recordings
+    .where("call", callSid)
+    .find((r) => r.source === "OutboundAPI" && r.duration !== null);
+  if (!recording) return {};
+  return {
+    RecordingDuration: String(recording.duration),
+    RecordingSid: recording.sid,
+    RecordingUrl: recordingUrl(reg.services, recording),
+  };
+}
 
 /** The `terminal` effect: timers dropped now, the rest of the end scheduled at this instant. */
 export function onTerminal(reg: CallRegistry, rt: CallRuntime): void {
@@ -48,7 +65,7 @@ async function finishCall(reg: CallRegistry, rt: CallRuntime): Promise<void> {
     return saved;
   });
   ctx.holds?.release(rt.sid);
-  sendStatus(reg, rt, billed, "completed");
+  sendStatus(reg, rt, billed, "completed", billed.record ? callRecordingParams(reg, billed.sid) : {});
   if (billed.direction === "outbound-dial") signalParent(reg, billed);
   if (rt.bridgedWith) {
     const other = ctx.store.calls.get(rt.bridgedWith);

@@ -23,7 +23,7 @@ import { createParty } from "./call-party.js";
 import { createProgram } from "./call-program.js";
 import { type CallRecordingControl, createCallRecordingControl } from "./call-recording-control.js";
 import { createCallRecordings } from "./call-recordings.js";
-import { type Alert, type CallRegistry, createCallRegistry } from "./call-registry.js";
+import { type Alert, type CallRegistry, createCallRegistry, type Notice } from "./call-registry.js";
 import type { TimelineEntry } from "./call-runtime.js";
 import { type InboundRing, ringInbound, startOutbound } from "./call-starts.js";
 import { createStreams } from "./call-streams.js";
@@ -31,7 +31,7 @@ import { createVerbEnv } from "./call-verb-env.js";
 import type { PartyBehaviour, PartyBehaviourInput } from "./party-behaviour.js";
 import type { StreamRecord } from "./stream-records.js";
 
-export type { Alert } from "./call-registry.js";
+export type { Alert, Notice } from "./call-registry.js";
 
 export interface CallEngine extends Omit<CallControl, "hangup" | "cancel" | "redirectLive"> {
   readonly scheduler: Scheduler;
@@ -55,6 +55,8 @@ export interface CallEngine extends Omit<CallControl, "hangup" | "cancel" | "red
   timeline(callSid: string): TimelineEntry[];
   heard(callSid: string): HeardEntry[];
   alerts(callSid?: string): Alert[];
+  /** The alerts as the account API's Notifications: an account's (or one call's), oldest first. */
+  notifications(accountSid: string, callSid?: string): Notice[];
   /** Transcriptions: force failures, or finish a pending one now. */
   transcriptions: {
     failAll(fail: boolean): void;
@@ -143,6 +145,8 @@ export function createCallEngine(ctx: EngineContext, options: CallEngineOptions 
     timeline: (callSid) => [...(registry.runtime(callSid)?.timeline ?? [])],
     heard: (callSid) => [...(registry.runtime(callSid)?.heard ?? [])],
     alerts: (callSid) => registry.alerts(callSid),
+    notifications: (accountSid, callSid) =>
+      registry.notices(callSid).filter((notice) => notice.accountSid === accountSid),
     transcriptions: transcriptionsFace(registry),
     messages: {
       start: (message: Message) => messageLifecycle.start(message),

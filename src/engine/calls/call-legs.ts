@@ -1,6 +1,7 @@
 // Dial legs and bridging: a child call per Dial noun with its own party, bridges, and the account's agents and ring groups.
 import type { CallStatusEvent } from "../../domain/call.js";
 import type { DialTarget } from "../../markup/effects.js";
+import { findExtension } from "../accounts/agent-extensions.js";
 import { availableCredit, minuteCents } from "../billing/credit-holds.js";
 import type { CallRegistry, LegsPart } from "./call-registry.js";
 import { type CallRuntime, createRuntime } from "./call-runtime.js";
@@ -63,10 +64,9 @@ export function createLegs(reg: CallRegistry): LegsPart {
     parts.party.talk(child, parent, child);
   };
 
+  /** The account's agent dialled by its extension (never by its name: a name is a client identity). */
   const agentTarget = (accountSid: string, extension: string): DialTarget | null => {
-    const agent = ctx.store.agentExtensions
-      .where("account", accountSid)
-      .find((e) => e.extension === extension || e.agent_name === extension);
+    const agent = findExtension(ctx, accountSid, extension);
     if (!agent) return null;
     return {
       kind: "extension",

@@ -10,6 +10,7 @@ import {
   defaultAnswerAfterMs,
   defaultBehaviour,
   defaultRingAfterMs,
+  outcomeOf,
   type PartyBehaviour,
   parseBehaviour,
   testNumbers,
@@ -67,15 +68,21 @@ function consultCallee(reg: CallRegistry, rt: CallRuntime, call: Call): void {
   }
   const ringAt = start + (b.ringAfter ?? defaultRingAfterMs);
   const decideAt = start + (b.answerAfter ?? defaultAnswerAfterMs);
-  if (b.outcome === "failed") {
-    timer(rt, decideAt, eventClass.input, "fail", () => applyEvent("fail"));
+  const outcome = outcomeOf(b);
+  // The party's answer to the INVITE, as it gives it: its scripted SIP response, or the one its outcome stands for.
+  const respond = (event: CallEvent) => {
+    rt.sipResponseCode = b.sipResponseCode ?? (outcome === "decline" ? 603 : null);
+    applyEvent(event);
+  };
+  if (outcome === "failed") {
+    timer(rt, decideAt, eventClass.input, "fail", () => respond("fail"));
     return;
   }
-  if (ringAt <= decideAt || b.outcome === "no-answer") {
+  if (ringAt <= decideAt || outcome === "no-answer") {
     timer(rt, ringAt, eventClass.input, "ring", () => applyEvent("ring"));
   }
-  const event = outcomeEvent[b.outcome];
-  if (event) timer(rt, decideAt, eventClass.input, b.outcome, () => applyEvent(event));
+  const event = outcomeEvent[outcome];
+  if (event) timer(rt, decideAt, eventClass.input, outcome, () => respond(event));
   ringTimeout(reg, rt, call, start);
 }
 

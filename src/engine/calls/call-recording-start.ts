@@ -57,6 +57,7 @@ export function startVerbRecording(
   activate(rt, recording, {
     otherLeg: start.otherLegSid ? (reg.runtime(start.otherLegSid) ?? null) : null,
     transcribe: start.transcribe ?? null,
+    trim: start.trim ?? false,
     // A Record verb's recording is the verb's to end; Twilio pauses and stops the others.
     controllable: start.source !== "RecordVerb",
   });

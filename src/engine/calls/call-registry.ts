@@ -1,4 +1,5 @@
 // The running call engine's shared state: live calls' runtimes, scripted parties, alerts, and the parts that drive them.
+import { createHash } from "node:crypto";
 import type { Call, CallStatusEvent } from "../../domain/call.js";
 import { NewestRing } from "../../domain/newest-ring.js";
 import type { Recording, SpeechSpan } from "../../domain/recording.js";
@@ -29,6 +30,17 @@ export interface Alert {
   level: "error" | "warning";
   message: string;
 }
+
+/** An alert as the account API's Notifications show it: with its `NO` sid and the call's account. */
+export interface Notice extends Alert {
+  sid: string;
+  /** The account of the call that raised it (null: not a call's, such as an engine error). */
+  accountSid: string | null;
+}
+
+/** A notification's sid: `NO` and 32 hex digits, derived from the alert's place in the engine's count. */
+const noticeSid = (n: number) =>
+  `NO${createHash("sha256").update(`notification ${n}`).digest("hex").slice(0, 32)}`;
 
 /** Lifecycle and transitions (call-lifecycle.ts): every status change of a call goes through `applyEvent`. */
 export interface LifecyclePart {
@@ -137,6 +149,8 @@ export interface CallRegistry {
   readonly parties: Map<string, PartyBehaviour>;
   /** The kept alerts, oldest first: every call's, or one call's (found by its sid, not by reading them all). */
   alerts(callSid?: string): Alert[];
+  /** The same alerts as notifications (with sid and account), oldest first. */
+  notices(callSid?: string): Notice[];
   readonly transcriptions: TranscriptionControl;
   /** Filled in once every part exists (they call each other only while events run). */
   readonly parts: CallParts;
@@ -153,8 +167,8 @@ export interface CallRegistry {
   nextFetchToken(): number;
   /** Schedules `task` for the call; dropped when ringing ends or the call ends. */
   timer(rt: CallRuntime, at: number, cls: EventClass, label: string, task: () => void | Promise<void>): void;
-  /** Adds an alert, dropping the oldest beyond `alertsKept`. */
-  addAlert(alert: Alert): void;
+  /** Adds an alert, dropping the oldest beyond `alertsKept`; `accountSid`: the call's account, when it has one. */
+  addAlert(alert: Alert, accountSid?: string): void;
   /**
    * A finished call's runtime stays readable (its timeline, what its party heard and said) for the newest
    * `finishedCallsKept` finished calls; older ones are dropped, oldest first.
@@ -178,9 +192,20 @@ export function createCallRegistry(
   const { ctx, scheduler } = services;
   const now = () => ctx.clock.now();
   const runtimes = new Map<string, CallRuntime>();
-  const alerts = new NewestRing<Alert>(alertsKept);
+  const alerts = new NewestRing<Notice>(alertsKept);
   /** The kept alerts by call, oldest first: a call's page reads its own without a pass over all 10,000. */
-  const alertsByCall = new Map<string, Alert[]>();
+  const alertsByCall = new Map<string, Notice[]>();
+  /** Alerts ever added since the last clear: each one's notification sid. */
+  let added = 0;
+  const notices = (callSid?: string) =>
+    callSid === undefined ? alerts.toArray() : [...(alertsByCall.get(callSid) ?? [])];
+  const plain = ({ at, callSid, code, level, message }: Notice): Alert => ({
+    at,
+    callSid,
+    code,
+    level,
+    message,
+  });
   /** The finished calls whose runtime is kept; the ring checks the bound, as the request journal's checks its own. */
   const finished = new NewestRing<string>(finishedCallsKept, "finishedCallsKept");
   /** Markup requests sent on the real clock, ever: each one's token. */
@@ -192,7 +217,8 @@ export function createCallRegistry(
     services,
     runtimes,
     parties: new Map(),
-    alerts: (callSid) => (callSid === undefined ? alerts.toArray() : [...(alertsByCall.get(callSid) ?? [])]),
+    alerts: (callSid) => notices(callSid).map(plain),
+    notices,
     transcriptions: { forced: null, pending: new Map(), scripted: new Map() },
     parts: {} as CallParts,
     now,
@@ -207,7 +233,8 @@ export function createCallRegistry(
       const rt = runtimes.get(sid);
       if (rt) note(rt, kind, detail);
     },
-    addAlert(alert) {
+    addAlert(given, accountSid) {
+      const alert: Notice = { ...given, sid: noticeSid(added++), accountSid: accountSid ?? null };
       const ofCall = alertsByCall.get(alert.callSid);
       if (ofCall) ofCall.push(alert);
       else alertsByCall.set(alert.callSid, [alert]);
@@ -224,7 +251,7 @@ export function createCallRegistry(
     },
     alert(rt, code, message, level = "error") {
       const call = ctx.store.calls.get(rt.sid);
-      registry.addAlert({ at: now(), callSid: rt.sid, code, level, message });
+      registry.addAlert({ at: now(), callSid: rt.sid, code, level, message }, call?.account_sid);
       note(rt, "alert", { code, level, message });
       if (call) {
         const detail = { sid: call.sid, call_sid: call.sid, error_code: code, level, message };
@@ -247,6 +274,7 @@ export function createCallRegistry(
       registry.parties.clear();
       alerts.clear();
       alertsByCall.clear();
+      added = 0;
       registry.transcriptions.forced = null;
       registry.transcriptions.pending.clear();
       registry.transcriptions.scripted?.clear();

@@ -75,6 +75,8 @@ export interface CallRuntime {
   bridgedWith: string | null;
   /** A Dial leg's whisper markup (the noun's url), run once it answers; null once it has run. */
   whisper: { url: string; method: "GET" | "POST" } | null;
+  /** The final SIP response the party gave to the INVITE (its script's, or 603 for a decline); null: from the status. */
+  sipResponseCode: number | null;
   /** Terminal effects have run (or are scheduled). */
   finishing: boolean;
 }
@@ -104,6 +106,7 @@ export function createRuntime(sid: string, behaviour: PartyBehaviour, scripted: 
     children: [],
     bridgedWith: null,
     whisper: null,
+    sipResponseCode: null,
     finishing: false,
   };
 }

@@ -123,7 +123,7 @@ export function relaySessionHost(
       forwardedFrom: call.forwarded_from ?? "",
       callerName: call.caller_name ?? "",
       direction: call.direction,
-      callStatus: call.status.toUpperCase(),
+      callStatus: setupCallStatus(call, reg.now()),
     },
     timeline: (kind, detail) => reg.note(rt, kind, detail),
     alert: (code, message, level) => reg.alert(rt, code, message, level),
@@ -134,4 +134,14 @@ export function relaySessionHost(
     talking: () => env.talking(),
     ended,
   };
+}
+
+/**
+ * `setup`'s callStatus: Twilio's example, an inbound call connected to the relay, says RINGING: an inbound
+ * call the relay picks up (answered this instant, nothing before it on the call taking time) is RINGING; any
+ * other call is its status now, upper-cased (IN-PROGRESS).
+ */
+function setupCallStatus(call: Call, now: number): string {
+  if (call.direction === "inbound" && call.answered_at === now) return "RINGING";
+  return call.status.toUpperCase();
 }

@@ -50,6 +50,7 @@ export function speakNow(
   const start = reg.now();
   rt.speech.push({ start, end: start + length, text });
   reg.note(rt, "party.say", { text, ms: length });
+  parts.conferences.spoke(rt.sid, start + length);
   void parts.program.deliver(rt, { kind: "speech-start" }, true);
   // Words are recognised one by one while the caller speaks (what partialResultCallback reports).
   const words = text.trim().split(/\s+/).filter(Boolean);

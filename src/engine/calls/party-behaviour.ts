@@ -64,6 +64,16 @@ export const partyBehaviourSchema = z.strictObject({
   greeting: duration.optional(),
   /** A machine's greeting ends with a beep (default true). */
   beep: z.boolean().optional(),
+  /**
+   * A `sip:` endpoint's final response to the INVITE, at `answerAfter` (it decides the outcome): 200 answers,
+   * 486 and 600 are busy, 408, 480, 487 and 603 go unanswered (no-answer), any other 4xx-6xx fails. A Dial's
+   * action reports it as DialSipResponseCode.
+   */
+  sipResponseCode: z
+    .union([z.literal(200), z.number().int().min(400).max(699)], {
+      error: "must be 200 or a final error response from 400 to 699",
+    })
+    .optional(),
   /** When the phone starts ringing after dialling begins (default 1 s). */
   ringAfter: duration.optional(),
   /** When it answers, busies, declines or fails, after dialling begins (default 3 s). */
@@ -98,6 +108,34 @@ export const defaultBehaviour: PartyBehaviour = partyBehaviourSchema.parse({});
 
 export function parseBehaviour(input: PartyBehaviourInput): PartyBehaviour {
   return partyBehaviourSchema.parse(input);
+}
+
+/** What the party does with the call: its scripted SIP response decides, when it has one. */
+export function outcomeOf(behaviour: PartyBehaviour): PartyOutcome {
+  const code = behaviour.sipResponseCode;
+  if (code === undefined) return behaviour.outcome;
+  if (code === 200) return "answer";
+  if (code === 486 || code === 600) return "busy";
+  if ([408, 480, 487, 603].includes(code)) return "decline";
+  return "failed";
+}
+
+/**
+ * The final SIP response a leg ended its INVITE with, when its script named none: 200 once answered, 486
+ * busy, 487 (Request Terminated) for an INVITE canceled unanswered, 603 declined, 503 failed.
+ */
+export function sipResponseFor(status: string): number {
+  switch (status) {
+    case "in-progress":
+    case "completed":
+      return 200;
+    case "busy":
+      return 486;
+    case "failed":
+      return 503;
+    default:
+      return 487;
+  }
 }
 
 /** How long an utterance lasts when the script does not say (the same measure as a Say prompt). */

@@ -14,6 +14,10 @@ const eventGroups: Record<string, string> = {
   "participant-unmute": "mute",
   "participant-hold": "hold",
   "participant-unhold": "hold",
+  "participant-speech-start": "speaker",
+  "participant-speech-stop": "speaker",
+  "announcement-end": "announcement",
+  "announcement-failed": "announcement",
 };
 
 /** Posts `event` to the conference's status callback, if it has one and asked for that event. */
@@ -46,12 +50,16 @@ export function conferenceCallback(
   });
 }
 
-/** A participant's part of a participant-* callback. */
-export const participantParams = (p: Participant): Record<string, string> => ({
-  CallSid: p.call_sid,
-  Coaching: "false",
-  EndConferenceOnExit: String(p.end_conference_on_exit),
-  Hold: String(p.hold),
-  Muted: String(p.muted),
-  StartConferenceOnEnter: String(p.start_conference_on_enter),
-});
+/** A participant's part of a participant-* callback (a coach's with the call it coaches). */
+export function participantParams(state: ConferenceState, p: Participant): Record<string, string> {
+  const coached = roomOf(state, p.conference_sid).coaching.get(p.call_sid);
+  return {
+    CallSid: p.call_sid,
+    ...(coached ? { CallSidToCoach: coached } : {}),
+    Coaching: String(coached !== undefined),
+    EndConferenceOnExit: String(p.end_conference_on_exit),
+    Hold: String(p.hold),
+    Muted: String(p.muted),
+    StartConferenceOnEnter: String(p.start_conference_on_enter),
+  };
+}

@@ -1,6 +1,6 @@
 // Where a call joins a conference: the room is found or opened, the caller enters, and two in can start it.
 import type { Conference } from "../../domain/conference.js";
-import type { ConferenceJoin } from "../../markup/effects.js";
+import type { ConferenceHost, ConferenceJoin } from "../../markup/effects.js";
 import { recordEvent } from "../context/events.js";
 import { conferenceCallback, participantParams } from "./conference-callbacks.js";
 import { beepOthers, type ConferenceState, nowOf, participantsOf, roomOf } from "./conference-room.js";
@@ -50,10 +50,13 @@ export function joinConference(
   state: ConferenceState,
   callSid: string,
   input: ConferenceJoin,
-): { conferenceSid: string } | { full: true } {
+): ReturnType<ConferenceHost["join"]> {
   const { links } = state;
   const { ctx } = links.services;
   const call = ctx.store.calls.get(callSid)!;
+  const coach = input.coach ?? null;
+  if (coach !== null && !coachable(state, call.account_sid, input.name, coach))
+    return { invalidCoach: coach };
   return ctx.store.transact(() => {
     const conference = openConference(state, call.account_sid, input);
     const room = roomOf(state, conference.sid);
@@ -76,17 +79,19 @@ export function joinConference(
       created_at: at,
       updated_at: at,
     });
+    if (coach !== null) room.coaching.set(callSid, coach);
     room.presence.push({
       callSid,
       speech: links.speechOf(callSid),
       from: at,
       to: null,
-      silenced: input.muted ? [{ from: at, to: null }] : [],
+      // A muted caller, or a coach (heard by the call it coaches alone), is not heard by the room.
+      silenced: input.muted || coach !== null ? [{ from: at, to: null }] : [],
     });
     const live = conference.status === "in-progress";
     state.standing.set(callSid, { conferenceSid: conference.sid, state: live ? "live" : "waiting" });
     links.note(callSid, "conference.join", { sid: conference.sid, name: input.name });
-    conferenceCallback(state, conference, "participant-join", participantParams(participant));
+    conferenceCallback(state, conference, "participant-join", participantParams(state, participant));
     if (live && (input.beep === "true" || input.beep === "onEnter"))
       beepOthers(state, conference.sid, callSid);
     const present = participantsOf(state, conference.sid);
@@ -95,4 +100,20 @@ export function joinConference(
       startConference(state, conference);
     return { conferenceSid: conference.sid };
   });
+}
+
+/**
+ * Twilio's 13240: "Twilio requires coach to reference a call that is currently connected to an in-progress
+ * conference": a participant of the account's running room of that name, the room in progress.
+ */
+export function coachable(
+  state: ConferenceState,
+  accountSid: string,
+  name: string,
+  coached: string,
+): boolean {
+  const { ctx } = state.links.services;
+  const conference = ctx.store.conferences.findOne("live", `${accountSid}:${name}`);
+  if (conference?.status !== "in-progress") return false;
+  return ctx.store.participants.findOne("call", coached)?.conference_sid === conference.sid;
 }

@@ -1,16 +1,16 @@
 // A participant leaves (hangs up, moves on, or is kicked): beeps, and the conference ends when it should.
 import type { Participant } from "../../domain/conference.js";
-import { endConference, removeParticipant } from "./conference-end.js";
+import { endConference, type LeaveHow, removeParticipant } from "./conference-end.js";
 import { beepOthers, type ConferenceState, participantsOf } from "./conference-room.js";
 
 /** The call leaves its conference; an end-conference-on-exit participant or the last one ends it. */
-export function leaveConference(state: ConferenceState, callSid: string, how: "left" | "kicked") {
+export function leaveConference(state: ConferenceState, callSid: string, how: LeaveHow) {
   const { ctx } = state.links.services;
   const p = ctx.store.participants.findOne("call", callSid);
   if (!p) return;
   ctx.store.transact(() => {
     const conference = ctx.store.conferences.get(p.conference_sid)!;
-    removeParticipant(state, p, conference);
+    removeParticipant(state, p, conference, how);
     if (conference.status === "in-progress" && (p.beep === "true" || p.beep === "onExit")) {
       beepOthers(state, conference.sid, callSid);
     }
@@ -33,8 +33,8 @@ export function leaveConference(state: ConferenceState, callSid: string, how: "l
 }
 
 /** The call is done with conferences (its Dial moved on, or it ended): it leaves and is forgotten. */
-export function leaveForGood(state: ConferenceState, callSid: string) {
-  leaveConference(state, callSid, "left");
+export function leaveForGood(state: ConferenceState, callSid: string, how: LeaveHow) {
+  leaveConference(state, callSid, how);
   state.standing.delete(callSid);
 }
 

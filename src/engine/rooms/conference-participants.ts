@@ -1,7 +1,15 @@
 // A participant muted, unmuted, held or unheld through the API: its silences, its call and the callbacks.
 import type { Participant } from "../../domain/conference.js";
+import { errors } from "../../domain/errors.js";
 import { conferenceCallback, participantParams } from "./conference-callbacks.js";
-import { type ConferenceState, findParticipant, nowOf, openStay } from "./conference-room.js";
+import {
+  type ConferenceState,
+  findParticipant,
+  hearChanged,
+  nowOf,
+  roomOf,
+  unheard,
+} from "./conference-room.js";
 
 /** The callback event a change of `key` to `value` stands for. */
 const changeEvent = (key: "muted" | "hold", value: boolean) =>
@@ -27,18 +35,43 @@ export function updateParticipant(
     for (const key of ["muted", "hold"] as const) {
       const value = change[key];
       if (value === undefined || value === current[key]) continue;
-      const wasSilent = current.muted || current.hold;
+      const wasSilent = unheard(state, current);
       current = ctx.store.participants.replace({ ...current, [key]: value, updated_at: nowOf(state) });
-      const stay = openStay(state, conference.sid, current.call_sid);
-      if (stay && !wasSilent && (current.muted || current.hold))
-        stay.silenced.push({ from: nowOf(state), to: null });
-      const open = stay?.silenced.at(-1);
-      if (open && open.to === null && !current.muted && !current.hold) open.to = nowOf(state);
+      hearChanged(state, wasSilent, current);
       const event = changeEvent(key, value);
       links.note(current.call_sid, `conference.${event}`, { sid: conference.sid });
       if (key === "hold") links.signal(current.call_sid);
-      conferenceCallback(state, conference, event, participantParams(current));
+      conferenceCallback(state, conference, event, participantParams(state, current));
     }
     return current;
   });
+}
+
+/**
+ * The participant coaches `coached` (heard by it alone), or stops coaching (null). Twilio's 16028 when the
+ * call to coach is not in the room while it is in progress: "Participant to be whispered is not present".
+ */
+export function setCoaching(state: ConferenceState, participant: Participant, coached: string | null): void {
+  const { ctx } = state.links.services;
+  const conference = ctx.store.conferences.get(participant.conference_sid)!;
+  const room = roomOf(state, conference.sid);
+  if (coached !== null) {
+    const target = ctx.store.participants.findOne("call", coached);
+    if (
+      conference.status !== "in-progress" ||
+      target?.conference_sid !== conference.sid ||
+      coached === participant.call_sid
+    ) {
+      throw errors.invalidParameter(
+        "CallSidToCoach",
+        `Participant to be whispered is not present in the conference: ${coached} is not a call connected to conference ${conference.sid} while it is in progress.`,
+        16028,
+      );
+    }
+  }
+  const before = unheard(state, participant);
+  if (coached === null) room.coaching.delete(participant.call_sid);
+  else room.coaching.set(participant.call_sid, coached);
+  hearChanged(state, before, participant);
+  state.links.note(participant.call_sid, "conference.coaching", { sid: conference.sid, coached });
 }

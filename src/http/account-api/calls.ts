@@ -68,7 +68,7 @@ export const callResource = z.lazy(() =>
 export type CallResource = z.infer<typeof callResource>;
 
 /** The call's subresources this sandbox serves (Twilio lists more; an unserved one is left out, not advertised). */
-const callSubresources = ["recordings"];
+const callSubresources = ["recordings", "notifications"];
 
 export function renderCall(call: Call): CallResource {
   const uri = accountPath(call.account_sid, `Calls/${call.sid}.json`);
@@ -203,7 +203,8 @@ const callInput = (
   recordingStatusCallbackMethod: body.RecordingStatusCallbackMethod,
   recordingStatusCallbackEvents: body.RecordingStatusCallbackEvent,
   recordingTrack: body.RecordingTrack,
-  recordingTrim: body.Trim === "trim-silence",
+  // Twilio: Trim's "default is `trim-silence`" on a call's create (a recording started later defaults to do-not-trim).
+  recordingTrim: body.Trim !== "do-not-trim",
   sendDigits: body.SendDigits ?? null,
   machineDetection: body.MachineDetection ?? null,
   machineDetectionOptions: machineDetectionOptions(body, {

@@ -1,8 +1,14 @@
 // Participant create's parameters: the call to place, and the `<Conference>` options its leg joins with.
 import { z } from "zod";
 import { callStatusEvents } from "../../domain/call.js";
-import { formBoolean, formE164, formMethod, formUrl, notEmulated, repeated, seconds } from "./form-fields.js";
+import { errors } from "../../domain/errors.js";
+import { formBoolean, formE164, formMethod, formUrl, repeated, seconds } from "./form-fields.js";
 import { machineDetectionParams } from "./machine-detection-params.js";
+
+/** CallSidToCoach: the sid of a call in the conference. */
+export const callSidToCoach = z.lazy(() =>
+  z.string().regex(/^CA[0-9a-fA-F]{32}$/, "must be a call sid (CA and 32 hex digits)"),
+);
 
 const conferenceCallbackEvent = z.lazy(() =>
   z.enum(["start", "end", "join", "leave", "mute", "hold", "modify", "speaker"], {
@@ -55,10 +61,21 @@ export const participantCreate = z.lazy(() =>
     ...machineDetectionParams,
     AmdStatusCallback: formUrl.optional(),
     AmdStatusCallbackMethod: formMethod.optional(),
-    Coaching: notEmulated("coaching"),
-    CallSidToCoach: notEmulated("coaching"),
+    Coaching: formBoolean.optional(),
+    CallSidToCoach: callSidToCoach.optional(),
   }),
 );
+
+/**
+ * The call a participant is to coach: Twilio's Coaching "defaults to `false` unless `call_sid_to_coach` is
+ * defined. If `true`, `call_sid_to_coach` must be defined"; null when it coaches nobody.
+ */
+export function coachedCall(body: { Coaching?: boolean | undefined; CallSidToCoach?: string | undefined }) {
+  if (body.Coaching === true && body.CallSidToCoach === undefined) {
+    throw errors.invalidParameter("CallSidToCoach", "CallSidToCoach is required when Coaching is true.");
+  }
+  return body.Coaching === false ? null : (body.CallSidToCoach ?? null);
+}
 
 /** The `<Conference>` attributes a participant's options stand for (markup/verbs/dial-conference.ts reads them). */
 export function conferenceAttributes(
@@ -86,5 +103,6 @@ export function conferenceAttributes(
     statusCallbackEvent: body.ConferenceStatusCallbackEvent?.join(" "),
     recordingStatusCallback: body.ConferenceRecordingStatusCallback ?? undefined,
     recordingStatusCallbackMethod: body.ConferenceRecordingStatusCallbackMethod,
+    coach: coachedCall(body) ?? undefined,
   };
 }

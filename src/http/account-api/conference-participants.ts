@@ -9,8 +9,13 @@ import { rfc2822 } from "../format.js";
 import { noContent, twilioJson } from "../respond.js";
 import { defineRoute, type RouteServices } from "../route.js";
 import { accountPath } from "./base.js";
-import { conferenceAttributes, participantCreate } from "./conference-participant-params.js";
-import { formBoolean, notEmulated } from "./form-fields.js";
+import {
+  callSidToCoach,
+  coachedCall,
+  conferenceAttributes,
+  participantCreate,
+} from "./conference-participant-params.js";
+import { formBoolean, formMethod, formUrl, notEmulated } from "./form-fields.js";
 import { machineDetectionErrorCodes, machineDetectionOptions } from "./machine-detection-params.js";
 import { listEnvelope, listSchema, pagingQuery } from "./paging.js";
 import { conferencePath, findConference } from "./path-conference.js";
@@ -45,13 +50,17 @@ type ParticipantView = Omit<Participant, "status"> & {
   status: z.infer<typeof participantResource>["status"];
 };
 
-export function renderParticipant(p: ParticipantView): z.infer<typeof participantResource> {
+/** The resource; `coached`: the call the participant coaches, null when it coaches nobody. */
+export function renderParticipant(
+  p: ParticipantView,
+  coached: string | null,
+): z.infer<typeof participantResource> {
   return {
     account_sid: p.account_sid,
     call_sid: p.call_sid,
     label: p.label,
-    call_sid_to_coach: null,
-    coaching: false,
+    call_sid_to_coach: coached,
+    coaching: coached !== null,
     conference_sid: p.conference_sid,
     date_created: rfc2822(p.created_at),
     date_updated: rfc2822(p.updated_at),
@@ -87,9 +96,10 @@ const participantUpdate = z.lazy(() =>
     Muted: formBoolean.optional(),
     Hold: formBoolean.optional(),
     HoldUrl: notEmulated("hold music URLs"),
-    AnnounceUrl: notEmulated("announcements"),
-    Coaching: notEmulated("coaching"),
-    CallSidToCoach: notEmulated("coaching"),
+    AnnounceUrl: formUrl.optional(),
+    AnnounceMethod: formMethod.optional(),
+    Coaching: formBoolean.optional(),
+    CallSidToCoach: callSidToCoach.optional(),
   }),
 );
 
@@ -104,14 +114,15 @@ export const conferenceParticipantRoutes = [
     response: z.lazy(() => listSchema("participants", participantResource)),
     handle({ params, query, request, services }) {
       const conference = findConference(services, params, request.path);
+      const { conferences } = services.calls;
       const given = queryFilters<Participant>(query, {
         Muted: equals((p) => p.muted),
         Hold: equals((p) => p.hold),
+        Coaching: equals((p) => conferences.coaching(p) !== null),
       });
-      // Coaching=true lists coaches, and the sandbox has none.
       const records = services.context.store.participants
         .where("conference", conference.sid)
-        .filter((p) => given.matches(p) && query.Coaching !== true);
+        .filter((p) => given.matches(p));
       return twilioJson(
         200,
         listEnvelope({
@@ -120,7 +131,7 @@ export const conferenceParticipantRoutes = [
           filters: given.echo,
           page: query,
           records,
-          render: renderParticipant,
+          render: (p) => renderParticipant(p, conferences.coaching(p)),
           sidOf: (p) => p.call_sid,
         }),
       );
@@ -160,6 +171,14 @@ export const conferenceParticipantRoutes = [
         );
       }
       const attributes = conferenceAttributes(body);
+      // Twilio's 16028 unless the call to coach is in the room now (the room must be in progress).
+      if (attributes.coach && !services.calls.conferences.coachable(accountSid, named, attributes.coach)) {
+        throw errors.invalidParameter(
+          "CallSidToCoach",
+          `Participant to be whispered is not present in the conference: ${attributes.coach} is not a call connected to conference ${named} while it is in progress.`,
+          16028,
+        );
+      }
       const twiml = conferenceMarkup(named, attributes);
       // The call and the room are made together (or neither); the engine takes the call after.
       const [call, conference] = services.context.store.transact(() => {
@@ -203,20 +222,23 @@ export const conferenceParticipantRoutes = [
       const started = services.calls.start(call);
       return twilioJson(
         201,
-        renderParticipant({
-          account_sid: accountSid,
-          conference_sid: conference.sid,
-          call_sid: started.sid,
-          label: body.Label ?? null,
-          muted: body.Muted ?? false,
-          hold: false,
-          start_conference_on_enter: body.StartConferenceOnEnter ?? true,
-          end_conference_on_exit: body.EndConferenceOnExit ?? false,
-          beep: body.Beep ?? "true",
-          status: "queued",
-          created_at: started.created_at,
-          updated_at: started.created_at,
-        }),
+        renderParticipant(
+          {
+            account_sid: accountSid,
+            conference_sid: conference.sid,
+            call_sid: started.sid,
+            label: body.Label ?? null,
+            muted: body.Muted ?? false,
+            hold: false,
+            start_conference_on_enter: body.StartConferenceOnEnter ?? true,
+            end_conference_on_exit: body.EndConferenceOnExit ?? false,
+            beep: body.Beep ?? "true",
+            status: "queued",
+            created_at: started.created_at,
+            updated_at: started.created_at,
+          },
+          attributes.coach ?? null,
+        ),
       );
     },
   }),
@@ -228,21 +250,43 @@ export const conferenceParticipantRoutes = [
     auth: { kind: "account", scope: "phone_calls_read" },
     response: participantResource,
     handle({ params, request, services }) {
-      return twilioJson(200, renderParticipant(findParticipant(services, params, request.path)));
+      const found = findParticipant(services, params, request.path);
+      return twilioJson(200, renderParticipant(found, services.calls.conferences.coaching(found)));
     },
   }),
   defineRoute({
     method: "POST",
     path: participant,
     surface: "account",
-    summary: "Update a participant: Muted, Hold (with participant-mute/hold callbacks)",
+    summary:
+      "Update a participant: Muted, Hold (with participant-mute/hold callbacks), Coaching and CallSidToCoach, AnnounceUrl",
     auth: { kind: "account", scope: "phone_calls_write" },
     body: participantUpdate,
     response: participantResource,
     handle({ params, body, request, services }) {
+      const { conferences } = services.calls;
       const found = findParticipant(services, params, request.path);
-      const updated = services.calls.conferences.update(found, { muted: body.Muted, hold: body.Hold });
-      return twilioJson(200, renderParticipant(updated));
+      // Coaching first: a refused one (16028, or Coaching=true with no call to coach) changes nothing.
+      if (body.Coaching !== undefined || body.CallSidToCoach !== undefined) {
+        const already = conferences.coaching(found);
+        const coached = coachedCall({
+          Coaching: body.Coaching,
+          CallSidToCoach:
+            body.CallSidToCoach ?? (body.Coaching === true ? (already ?? undefined) : undefined),
+        });
+        conferences.coach(found, coached);
+      }
+      const updated = conferences.update(found, { muted: body.Muted, hold: body.Hold });
+      // "The URL we call using the `announce_method` for an announcement to the participant" (POST by default).
+      if (body.AnnounceUrl) {
+        const conference = services.context.store.conferences.get(updated.conference_sid)!;
+        conferences.announce(
+          conference,
+          { url: body.AnnounceUrl, method: body.AnnounceMethod ?? "POST" },
+          updated,
+        );
+      }
+      return twilioJson(200, renderParticipant(updated, conferences.coaching(updated)));
     },
   }),
   defineRoute({

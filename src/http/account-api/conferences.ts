@@ -1,12 +1,13 @@
-// Conferences: list and fetch rooms, and end one (Status=completed); participants and recordings have their own files.
+// Conferences: list and fetch rooms, end one (Status=completed) or announce into it; participants and recordings have their own files.
 import { z } from "zod";
 import { type Conference, conferenceEndReasons, conferenceStatuses } from "../../domain/conference.js";
+import { codes, errors } from "../../domain/errors.js";
 import { rfc2822 } from "../format.js";
 import { twilioJson, twilioRow } from "../respond.js";
 import { defineRoute } from "../route.js";
 import { accountPath, apiVersion } from "./base.js";
 import { dateFilter, dateFilterQuery } from "./date-filters.js";
-import { notEmulated } from "./form-fields.js";
+import { formMethod, formUrl } from "./form-fields.js";
 import { listEnvelope, listSchema, pagingQuery, walkListPage } from "./paging.js";
 import { conferencePath, conferencesPath, findConference } from "./path-conference.js";
 import { equals, queryFilters } from "./query-filters.js";
@@ -115,19 +116,37 @@ export const conferenceRoutes = [
     method: "POST",
     path: conferencePath,
     surface: "account",
-    summary: "Update a conference: Status=completed ends it and releases every participant",
+    summary:
+      "Update a conference: Status=completed ends it and releases every participant; AnnounceUrl plays markup into the running room",
     auth: { kind: "account", scope: "phone_calls_write" },
     body: z.lazy(() =>
       z.object({
         Status: z.enum(["completed"], { error: "must be completed" }).optional(),
-        AnnounceUrl: notEmulated("announcements"),
+        AnnounceUrl: formUrl.optional(),
+        AnnounceMethod: formMethod.optional(),
       }),
     ),
     response: conferenceResource,
     handle({ params, body, request, services }) {
       const conference = findConference(services, params, request.path);
-      const updated = body.Status === "completed" ? services.calls.conferences.end(conference) : conference;
-      return twilioJson(200, renderConference(updated));
+      if (body.Status === "completed")
+        return twilioJson(200, renderConference(services.calls.conferences.end(conference)));
+      if (body.AnnounceUrl) {
+        if (conference.status !== "in-progress") {
+          throw errors.invalidParameter(
+            "AnnounceUrl",
+            `Conference ${conference.sid} is ${conference.status}: announcements play into a conference in progress.`,
+            codes.callNotLive,
+          );
+        }
+        // Twilio: "The URL may return an MP3 file, a WAV file, or a TwiML document that contains <Play>,
+        // <Say>, <Pause>, or <Redirect> verbs"; AnnounceMethod "defaults to POST".
+        services.calls.conferences.announce(conference, {
+          url: body.AnnounceUrl,
+          method: body.AnnounceMethod ?? "POST",
+        });
+      }
+      return twilioJson(200, renderConference(conference));
     },
   }),
 ];

@@ -101,8 +101,8 @@ export function renderIncomingPhoneNumber(number: PhoneNumber): IncomingPhoneNum
     type: number.number_type === "toll_free" ? "toll-free" : number.number_type,
     status: "active",
     uri,
-    // Twilio lists assigned_add_ons, which is not served here.
-    subresource_uris: {},
+    // Twilio's one subresource of a number: its Marketplace add-ons (always none here).
+    subresource_uris: { assigned_add_ons: uri.replace(/\.json$/, "/AssignedAddOns.json") },
   };
 }
 

@@ -55,6 +55,7 @@ const numberBehaviour = z.lazy(() =>
       kind: z.enum(partyKinds),
       greeting: z.number().int().optional(),
       beep: z.boolean().optional(),
+      sipResponseCode: z.number().int().optional(),
       ringAfter: z.number().int().optional(),
       answerAfter: z.number().int().optional(),
       hangupAfter: z.number().int().optional(),

@@ -4,7 +4,7 @@ import { type Account, accountStatuses } from "../../domain/account.js";
 import { metadata } from "../../domain/fields.js";
 import { createAccount, deleteAccount, getAccount, updateAccount } from "../../engine/accounts/accounts.js";
 import { iso8601 } from "../format.js";
-import { carrierBase, pagingQuery, resourceObject, resourceSchema } from "./document.js";
+import { carrierBase, pagingQuery, patchAttributes, resourceObject, resourceSchema } from "./document.js";
 import type { ListFilters } from "./list-filters.js";
 import { carrierResourceRoutes, listIn } from "./resource-routes.js";
 
@@ -57,7 +57,7 @@ const updateBody = z.lazy(() =>
     data: z.object({
       type: z.literal("account"),
       id: z.string(),
-      attributes: z.strictObject({
+      attributes: patchAttributes({
         name: name.optional(),
         status: z.enum(accountStatuses, { error: 'must be "active" or "suspended"' }).optional(),
         default_tts_voice: voice.optional(),

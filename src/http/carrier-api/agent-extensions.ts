@@ -9,7 +9,14 @@ import {
   updateAgentExtension,
 } from "../../engine/accounts/agent-extensions.js";
 import { iso8601 } from "../format.js";
-import { carrierBase, listDocument, pagingQuery, resourceObject, resourceSchema } from "./document.js";
+import {
+  carrierBase,
+  listDocument,
+  pagingQuery,
+  patchAttributes,
+  resourceObject,
+  resourceSchema,
+} from "./document.js";
 import { filterRecords, type ListFilters } from "./list-filters.js";
 import { carrierResourceRoutes } from "./resource-routes.js";
 
@@ -74,7 +81,7 @@ const updateBody = z.lazy(() =>
     data: z.object({
       type: z.literal("agent_extension"),
       id: z.string(),
-      attributes: z.strictObject({
+      attributes: patchAttributes({
         agent_name: agentName.optional(),
         extension: extension.optional(),
         status: status.optional(),

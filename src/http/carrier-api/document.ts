@@ -213,6 +213,15 @@ export const deletedDocumentSchema = z.lazy(() =>
   }),
 );
 
+/**
+ * A PATCH's `attributes` member, optional as a whole: JSON:API 1.1 says the server "MUST interpret the missing
+ * attributes as if they were included with their current values", so a PATCH of relationships alone needs none.
+ */
+export function patchAttributes<Shape extends z.ZodRawShape>(shape: Shape) {
+  // Every member of a PATCH's attributes is optional, so `{}` is what an absent member parses to.
+  return z.strictObject(shape).default({} as never);
+}
+
 /** Request side of a to-many relationship: `relationships.<name>.data` as resource identifiers of one type. */
 export function toManyInput(type: string) {
   return z.strictObject({

@@ -8,6 +8,7 @@ import {
   dateFilter,
   numberFilter,
   pagingQuery,
+  patchAttributes,
   resourceObject,
   resourceSchema,
 } from "./document.js";
@@ -134,7 +135,7 @@ const updateBody = z.lazy(() =>
     data: z.object({
       type: z.literal("message"),
       id: z.string(),
-      attributes: z.strictObject({
+      attributes: patchAttributes({
         status: z.enum(messageStatuses, { error: `must be one of ${messageStatuses.join(", ")}` }).optional(),
         price: chargePrice.optional(),
       }),

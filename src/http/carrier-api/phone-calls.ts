@@ -9,6 +9,7 @@ import {
   dateFilter,
   numberFilter,
   pagingQuery,
+  patchAttributes,
   resourceObject,
   resourceSchema,
 } from "./document.js";
@@ -119,7 +120,7 @@ const updateBody = z.lazy(() =>
     data: z.object({
       type: z.literal("phone_call"),
       id: z.string(),
-      attributes: z.strictObject({ price: chargePrice.optional() }),
+      attributes: patchAttributes({ price: chargePrice.optional() }),
     }),
   }),
 );

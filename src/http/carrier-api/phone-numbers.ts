@@ -15,7 +15,7 @@ import {
   updatePhoneNumber,
 } from "../../engine/accounts/phone-numbers.js";
 import { iso8601 } from "../format.js";
-import { carrierBase, pagingQuery, resourceObject, resourceSchema } from "./document.js";
+import { carrierBase, pagingQuery, patchAttributes, resourceObject, resourceSchema } from "./document.js";
 import type { ListFilters } from "./list-filters.js";
 import { carrierResourceRoutes, findIn, listIn } from "./resource-routes.js";
 
@@ -104,7 +104,7 @@ const updateBody = z.lazy(() =>
     data: z.object({
       type: z.literal("phone_number"),
       id: z.string(),
-      attributes: z.strictObject({ number: e164.optional(), ...editable }),
+      attributes: patchAttributes({ number: e164.optional(), ...editable }),
     }),
   }),
 );

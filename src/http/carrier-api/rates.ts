@@ -4,7 +4,7 @@ import { decimalString, isoCountry } from "../../domain/fields.js";
 import { type Rate, rateCategories, rateUnits } from "../../domain/rate.js";
 import { createRate, deleteRate, getRate, updateRate } from "../../engine/billing/rates.js";
 import { iso8601 } from "../format.js";
-import { carrierBase, pagingQuery, resourceObject, resourceSchema } from "./document.js";
+import { carrierBase, pagingQuery, patchAttributes, resourceObject, resourceSchema } from "./document.js";
 import type { ListFilters } from "./list-filters.js";
 import { carrierResourceRoutes, listIn } from "./resource-routes.js";
 
@@ -71,7 +71,7 @@ const updateBody = z.lazy(() =>
     data: z.object({
       type: z.literal("rate"),
       id: z.string(),
-      attributes: z.strictObject({
+      attributes: patchAttributes({
         category: category.optional(),
         country: isoCountry.optional(),
         prefix: prefix.optional(),

@@ -13,6 +13,7 @@ import {
   carrierBase,
   listDocument,
   pagingQuery,
+  patchAttributes,
   resourceObject,
   resourceSchema,
   toMany,
@@ -95,13 +96,11 @@ const updateBody = z.lazy(() =>
     data: z.object({
       type: z.literal("ring_group"),
       id: z.string(),
-      attributes: z
-        .strictObject({
-          name: name.optional(),
-          strategy: strategy.optional(),
-          ring_timeout: ringTimeout.optional(),
-        })
-        .default({}),
+      attributes: patchAttributes({
+        name: name.optional(),
+        strategy: strategy.optional(),
+        ring_timeout: ringTimeout.optional(),
+      }),
       relationships,
     }),
   }),

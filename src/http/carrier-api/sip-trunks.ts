@@ -14,6 +14,7 @@ import { defineRoute } from "../route.js";
 import {
   carrierBase,
   pagingQuery,
+  patchAttributes,
   resourceObject,
   resourceSchema,
   singleDocument,
@@ -118,7 +119,7 @@ const updateBody = z.lazy(() =>
     data: z.object({
       type: z.literal("sip_trunk"),
       id: z.string(),
-      attributes: z.strictObject({ name: name.optional(), ...editable }).default({}),
+      attributes: patchAttributes({ name: name.optional(), ...editable }),
       relationships,
     }),
   }),

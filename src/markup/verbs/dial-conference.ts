@@ -1,6 +1,6 @@
 // <Dial><Conference>: join the account's room of that name, wait (waitUrl) until it starts, stay until released.
 import { boolAttr, intAttr, listAttr, methodAttr } from "../attrs.js";
-import { CallEnded, type VerbEnv, type VerbRun, type Wake } from "../effects.js";
+import { CallEnded, Redirected, type VerbEnv, type VerbRun, type Wake } from "../effects.js";
 import type { MarkupNode } from "../parse.js";
 import { runWaitMarkup } from "../wait-loop.js";
 
@@ -29,6 +29,7 @@ export function* dialConference(dial: MarkupNode, noun: MarkupNode, env: VerbEnv
     recordingStatusCallback: resolved("recordingStatusCallback"),
     recordingStatusCallbackMethod: methodAttr(noun, "recordingStatusCallbackMethod"),
     recordingStatusCallbackEvents: listAttr(noun, "recordingStatusCallbackEvent", ["completed"]),
+    coach: noun.attrs.coach ?? null,
   });
   const done = (params: Record<string, string>) => {
     env.timeline("dial.result", { ...params });
@@ -37,6 +38,14 @@ export function* dialConference(dial: MarkupNode, noun: MarkupNode, env: VerbEnv
   };
   // A full room: the caller does not get in and the Dial ends at once.
   if ("full" in joined) return done({ DialCallStatus: "failed" });
+  // Twilio's 13240: a coach naming a call not in the running room "fails to the action URL".
+  if ("invalidCoach" in joined) {
+    env.alert(
+      13240,
+      `Dial->Conference: Invalid Whisper SID: coach="${joined.invalidCoach}" is not a call connected to the in-progress conference "${noun.text}"`,
+    );
+    return done({ DialCallStatus: "failed" });
+  }
   const params = { DialCallStatus: "answered", ConferenceSid: joined.conferenceSid };
   if (beep === "true" || beep === "onEnter") env.heard({ kind: "beep" });
   // waitUrl absent: built-in hold music; "" : silence; otherwise the customer's wait markup, in a loop.
@@ -56,11 +65,28 @@ export function* dialConference(dial: MarkupNode, noun: MarkupNode, env: VerbEnv
           allowLeave: false,
         });
         if (end.type === "hangup") {
-          env.conference.leave();
+          env.conference.leave("hung-up");
           return { type: "hangup" };
         }
         // A wait document that fails: the caller keeps waiting in silence.
         if (end.type === "error") waitUrl = "";
+        continue;
+      }
+      // AnnounceUrl: played once to this caller (it fetches it for the room, or plays what another fetched).
+      const announcement = env.conference.announcement();
+      if (announcement) {
+        yield* runWaitMarkup(env, {
+          url: announcement.url,
+          method: announcement.method,
+          params: () => ({}),
+          stop: () => env.conference.state() !== "live",
+          allowLeave: false,
+          once: true,
+          ...(announcement.document
+            ? { document: announcement.document }
+            : { fetched: (verbs) => env.conference.announced(verbs) }),
+        });
+        env.conference.announcementDone();
         continue;
       }
       if (env.conference.held()) {
@@ -85,7 +111,9 @@ export function* dialConference(dial: MarkupNode, noun: MarkupNode, env: VerbEnv
       }
     }
   } catch (error) {
-    env.conference.leave();
+    env.conference.leave(
+      error instanceof CallEnded ? "hung-up" : error instanceof Redirected ? "redirected" : "left",
+    );
     // The caller hung up: the action is still posted, for the record only (as for any Dial).
     if (error instanceof CallEnded && action) {
       yield { type: "fetch", url: action, method, params: env.actionParams(params) };

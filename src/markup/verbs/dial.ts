@@ -41,7 +41,8 @@ function targetsOf(
         break;
       case "Client": {
         const identity = noun.children.find((c) => c.name === "Identity")?.text ?? noun.text;
-        // Clients are the account's agents: an extension number or a ring group name.
+        // A client identity dials client:identity; an agent's extension digits ring that agent, a ring group's
+        // name its members. An agent's name is no extension: it dials the client of that name.
         const agent = env.accountExtension(identity);
         if (agent) targets.push({ ...agent, ...cb });
         else if (env.ringGroup(identity)) targets.push({ group: identity });
@@ -111,6 +112,8 @@ interface RingResult {
   statuses: string[];
   lastSid: string | null;
   answeredAt: number | null;
+  /** The `sip:` legs' final SIP responses and INVITE Call-IDs, by leg sid. */
+  sip: Map<string, { code: string; callId: string }>;
 }
 
 /** Rings `targets` together until one answers (the others are then canceled) or all give up. */
@@ -121,6 +124,7 @@ function* ring(env: VerbEnv, targets: DialTarget[], timeout: number, node: Marku
     timeLimit: intAttr(node, "timeLimit", 14_400),
   });
   const statuses = new Map<string, string>(legs.map((sid) => [sid, "queued"]));
+  const sip = new Map<string, { code: string; callId: string }>();
   let winner: string | null = null;
   while (!winner && [...statuses.values()].some((s) => !terminal.includes(s))) {
     const wake = (yield { type: "wait", ms: null, wake: ["signal"] }) as Wake;
@@ -129,6 +133,9 @@ function* ring(env: VerbEnv, targets: DialTarget[], timeout: number, node: Marku
     const status = String(wake.detail.status);
     if (!statuses.has(sid)) continue;
     statuses.set(sid, status);
+    if (wake.detail.sipResponseCode !== undefined) {
+      sip.set(sid, { code: String(wake.detail.sipResponseCode), callId: String(wake.detail.sipCallId) });
+    }
     if (status === "in-progress") winner = sid;
   }
   if (winner) {
@@ -140,6 +147,7 @@ function* ring(env: VerbEnv, targets: DialTarget[], timeout: number, node: Marku
     // A leg its whisper turned away (answered, then hung up) is the one DialCallSid names.
     lastSid: [...statuses].find(([, s]) => s === "completed")?.[0] ?? legs[legs.length - 1] ?? null,
     answeredAt: winner ? env.now() : null,
+    sip,
   };
 }
 
@@ -199,7 +207,7 @@ export function* dial(node: MarkupNode, env: VerbEnv): VerbRun {
     });
 
   let handle: RecordingHandle | null = recording && fromRinging ? recordingStart() : null;
-  let result: RingResult = { winner: null, statuses: [], lastSid: null, answeredAt: null };
+  let result: RingResult = { winner: null, statuses: [], lastSid: null, answeredAt: null, sip: new Map() };
   let bridgeStart: number | null = null;
   let dialStatus = "no-answer";
   let saved: { sid: string; duration: number; url: string } | null = null;
@@ -219,6 +227,12 @@ export function* dial(node: MarkupNode, env: VerbEnv): VerbRun {
     };
     const sid = result.winner ?? result.lastSid;
     if (sid) params.DialCallSid = sid;
+    // <Sip>: "the SIP CallID header, the response code of the invite attempt" go to the action too.
+    const sip = sid ? result.sip.get(sid) : undefined;
+    if (sip) {
+      params.DialSipCallId = sip.callId;
+      params.DialSipResponseCode = sip.code;
+    }
     if (saved) {
       params.RecordingSid = saved.sid;
       params.RecordingUrl = saved.url;

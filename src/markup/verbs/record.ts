@@ -4,10 +4,12 @@ import { CallEnded, type VerbEnv, type VerbRun, type Wake } from "../effects.js"
 import type { MarkupNode } from "../parse.js";
 
 export function* record(node: MarkupNode, env: VerbEnv): VerbRun {
+  // Twilio: "To disable this feature, set timeout to 0" (silence then never ends the recording).
   const timeoutMs = intAttr(node, "timeout", 5) * 1000;
   const maxLengthMs = intAttr(node, "maxLength", 3600) * 1000;
   const finishOnKey = node.attrs.finishOnKey ?? "1234567890*#";
   const transcribe = boolAttr(node, "transcribe", false);
+  const trim = trimAttr(node, env);
   if (boolAttr(node, "playBeep", true)) env.heard({ kind: "beep" });
 
   const handle = env.startRecording({
@@ -18,6 +20,7 @@ export function* record(node: MarkupNode, env: VerbEnv): VerbRun {
       : null,
     statusCallbackMethod: methodAttr(node, "recordingStatusCallbackMethod"),
     statusCallbackEvents: listAttr(node, "recordingStatusCallbackEvent", ["completed"]),
+    trim,
     transcribe: transcribe
       ? { callback: node.attrs.transcribeCallback ? env.resolve(node.attrs.transcribeCallback) : null }
       : undefined,
@@ -34,7 +37,7 @@ export function* record(node: MarkupNode, env: VerbEnv): VerbRun {
     for (;;) {
       const left = deadline - env.now();
       if (left <= 0) break;
-      const ms = speaking ? left : Math.min(timeoutMs, left);
+      const ms = speaking || timeoutMs === 0 ? left : Math.min(timeoutMs, left);
       const input = (yield { type: "wait", ms, wake: ["dtmf", "speech", "speech-start"] }) as Wake;
       if (input.kind === "timeout") break;
       if (input.kind === "speech-start") speaking = true;
@@ -56,7 +59,7 @@ export function* record(node: MarkupNode, env: VerbEnv): VerbRun {
       env.discardRecording(handle);
       throw error;
     }
-    const saved = env.finishRecording(handle, speaking ? env.now() : (lastSpeechEnd ?? env.now()));
+    const saved = env.finishRecording(handle, env.now());
     if (action) {
       yield {
         type: "fetch",
@@ -79,8 +82,8 @@ export function* record(node: MarkupNode, env: VerbEnv): VerbRun {
     env.timeline("record.empty");
     return { type: "next" };
   }
-  const endAt = digits !== null || speaking ? env.now() : lastSpeechEnd!;
-  const saved = env.finishRecording(handle, endAt);
+  // The audio runs to now: the silence that ended it too, which trim-silence then cuts with the leading silence.
+  const saved = env.finishRecording(handle, env.now());
   if (!action) return { type: "next" };
   const params: Record<string, string> = {
     RecordingDuration: String(saved.duration),
@@ -89,4 +92,17 @@ export function* record(node: MarkupNode, env: VerbEnv): VerbRun {
   };
   if (digits !== null) params.Digits = digits;
   return { type: "navigate", to: { kind: "url", url: action, method, params } };
+}
+
+/**
+ * Twilio: `trim-silence` (the default) "removes any silence at the beginning and end of your recording",
+ * `do-not-trim` keeps it. Another value is warning 13699 ("Record: Invalid trim value"), and no trim.
+ */
+function trimAttr(node: MarkupNode, env: VerbEnv): boolean {
+  const value = node.attrs.trim ?? "trim-silence";
+  if (value === "trim-silence") return true;
+  if (value !== "do-not-trim") {
+    env.alert(13699, `Record: Invalid trim value "${value}"; the recording is not trimmed`, "warning");
+  }
+  return false;
 }
