@@ -49,3 +49,38 @@ describe("inbound MMS", () => {
     ]);
   });
 });
+
+describe("media and callbacks named by markup", () => {
+  const h = useEngine();
+
+  it("keeps only http(s) URLs from a reply's <Media> and statusCallback, reporting each one left out as 11100", async () => {
+    const client = h.door.twilioClient();
+    const [number] = await client.incomingPhoneNumbers.list({ phoneNumber: fixtures.acme.mainNumber });
+    await client.incomingPhoneNumbers(number!.sid).update({ smsUrl: h.app.url("/sms") });
+    h.app.on(
+      "/sms",
+      `<Response><Message statusCallback="javascript:alert(1)"><Body>See this</Body>` +
+        "<Media>javascript:alert(2)</Media><Media>data:text/html,x</Media>" +
+        "<Media>https://cdn.example.com/cat.jpg</Media></Message></Response>",
+    );
+    const res = await h.door.call("POST", "/__sandbox/messages/inbound", {
+      json: { from: "+14155559876", to: fixtures.acme.mainNumber, body: "Hi" },
+      headers: { "content-type": "application/json" },
+    });
+    expect(res.status).toBe(201);
+    await h.run();
+
+    const [reply] = await client.messages.list({ from: fixtures.acme.mainNumber, to: "+14155559876" });
+    expect(reply?.numMedia).toBe("1");
+    const media = await client.messages(reply!.sid).media.list();
+    expect(media).toHaveLength(1);
+    const stored = h.door.sandbox.store.messages.get(reply!.sid);
+    expect(JSON.stringify(stored)).not.toMatch(/javascript:|data:text/);
+    const alerts = h.door.sandbox.store.events.all().filter((e) => e.type === "message.markup_error");
+    expect(alerts.map((e) => (e.data as { error: string }).error)).toEqual([
+      'Invalid URL format (11100): "javascript:alert(2)" is not an http(s) URL and was left out',
+      'Invalid URL format (11100): "data:text/html,x" is not an http(s) URL and was left out',
+      'Invalid URL format (11100): "javascript:alert(1)" is not an http(s) URL and was left out',
+    ]);
+  });
+});

@@ -67,11 +67,20 @@ export function sendMessage(ctx: EngineContext, input: NewMessage): Message {
  * message the wallet cannot cover is stored `failed` with the refusal's code (20042) instead of throwing, so
  * the call or reply goes on. Its `failed` status callback is posted when the lifecycle starts it.
  */
-export function sendMessageOrFail(ctx: EngineContext, input: NewMessage): Message {
+export function sendMessageOrFail(ctx: EngineContext, given: NewMessage): Message {
+  const { input, leftOut } = keepHttpUrls(given);
   const cents = priceCents(ctx, input);
   return ctx.store.transact(() => {
     const refusal = messageRefusal(ctx, input.accountSid, cents);
-    if (!refusal) return sendMessage(ctx, input);
+    if (!refusal) {
+      const sent = sendMessage(ctx, input);
+      for (const url of leftOut) {
+        const error = `Invalid URL format (11100): ${JSON.stringify(url)} is not an http(s) URL and was left out`;
+        const detail: { sid: string; error: string } = { sid: sent.sid, error };
+        recordEvent(ctx, "message.markup_error", sent.account_sid, "alert", detail);
+      }
+      return sent;
+    }
     const created = insertMessage(ctx, input);
     const failed = ctx.store.messages.replace({
       ...created,
@@ -82,6 +91,28 @@ export function sendMessageOrFail(ctx: EngineContext, input: NewMessage): Messag
     recordEvent(ctx, "message.failed", failed.account_sid, "message", failed);
     return failed;
   });
+}
+
+const isHttpUrl = (url: string) => /^https?:\/\//i.test(url.trim()) && URL.canParse(url.trim());
+
+/**
+ * Markup names media and callbacks with no request schema in front of them: only http(s) URLs are kept, as
+ * the APIs keep only those, and each one left out is reported (Twilio's 11100, Invalid URL format).
+ */
+function keepHttpUrls(input: NewMessage): { input: NewMessage; leftOut: string[] } {
+  const leftOut = [...(input.mediaUrls ?? []), input.statusCallback ?? ""].filter(
+    (url) => url !== "" && !isHttpUrl(url),
+  );
+  if (leftOut.length === 0) return { input, leftOut };
+  const callback = input.statusCallback;
+  return {
+    input: {
+      ...input,
+      mediaUrls: (input.mediaUrls ?? []).filter(isHttpUrl),
+      statusCallback: callback && isHttpUrl(callback) ? callback : null,
+    },
+    leftOut,
+  };
 }
 
 function insertMessage(ctx: EngineContext, input: NewMessage): Message {
