@@ -1,13 +1,17 @@
 // Media streams of live calls: opens each stream's session for its call, keeps its Stream record, ends them with the call.
 import { errors } from "../../domain/errors.js";
 import type { RelayControl, RelaySpec, StreamControl, StreamSpec } from "../../markup/effects.js";
+import type { Transcriber } from "../media-streams/agent-utterances.js";
+import { createConversationAudio } from "../media-streams/conversation-audio.js";
 import { openRelaySession } from "../media-streams/relay-session.js";
 import { budgetGauge, createPlaybackBudget, resetBudget } from "../media-streams/stream-budget.js";
 import { openStreamSession, type StreamSession } from "../media-streams/stream-session.js";
+import { wavFile } from "../recordings/recording-audio.js";
 import { eventClass } from "../time/scheduler.js";
 import type { CallRegistry } from "./call-registry.js";
 import type { CallRuntime } from "./call-runtime.js";
 import { relaySessionHost, streamSessionHost } from "./call-stream-hosts.js";
+import { relayCallerSpoke, relayConversationHost, streamConversationHost } from "./conversation-feeds.js";
 import { maxStreamsPerCall, type StreamRecord, type StreamsPart } from "./stream-records.js";
 
 /** Stopped streams remembered per call (for fetches by name or sid) before the oldest is forgotten. */
@@ -29,11 +33,22 @@ function findUnidirectional(entries: readonly Entry[], sidOrName: string): Entry
   );
 }
 
-/** `maxQueuedBytes`: what every bidirectional stream's playback queue may hold together (stream-budget.ts). */
-export function createStreams(reg: CallRegistry, maxQueuedBytes?: number): StreamsPart {
-  const budget = createPlaybackBudget(maxQueuedBytes);
+export interface StreamsOptions {
+  /** What every bidirectional stream's playback queue may hold together (stream-budget.ts). */
+  maxQueuedBytes?: number | undefined;
+  /** Turns each turn of a `<Connect><Stream>` app's audio into the words it said. */
+  transcriber?: Transcriber | undefined;
+}
+
+export function createStreams(reg: CallRegistry, options: StreamsOptions = {}): StreamsPart {
+  const budget = createPlaybackBudget(options.maxQueuedBytes);
   const { services, parts, now } = reg;
   const { ctx, scheduler } = services;
+  /** Every call's conversation with its `<Connect>` apps, as audio (bounded: conversation-audio.ts). */
+  const conversation = createConversationAudio((callSid, reason) =>
+    reg.noteOn(callSid, "conversation.limit", { reason }),
+  );
+  const transcribers = options.transcriber ? { transcriber: options.transcriber, pending: 0 } : null;
   /** Streams of each live call by sid, in the order they started (stopped ones too, a few). */
   const byCall = new Map<string, Map<string, Entry>>();
   /** Relay sessions open now, by call (one at most: the call waits in its <Connect>). */
@@ -67,7 +82,12 @@ export function createStreams(reg: CallRegistry, maxQueuedBytes?: number): Strea
         parts.program.deliver(rt, { kind: "signal", name: "stream", detail: { sid: streamSid } }, true),
       );
     };
-    const session = openStreamSession(streamSessionHost(reg, rt, call, env, ended, budget), sid, spec);
+    const host = streamSessionHost(reg, rt, call, env, ended, budget);
+    const session = openStreamSession(
+      spec.bidirectional ? streamConversationHost(reg, rt, host, sid, conversation, transcribers) : host,
+      sid,
+      spec,
+    );
     entry = {
       session,
       bidirectional: spec.bidirectional,
@@ -108,10 +128,15 @@ export function createStreams(reg: CallRegistry, maxQueuedBytes?: number): Strea
         parts.program.deliver(rt, { kind: "signal", name: "relay", detail: { sessionId } }, true),
       );
     };
-    const session = openRelaySession(relaySessionHost(reg, rt, call, env, ended), sessionId, spec);
+    const host = relayConversationHost(rt, relaySessionHost(reg, rt, call, env, ended), conversation);
+    const session = openRelaySession(host, sessionId, spec);
     relays.set(rt.sid, session);
     return {
       ...session,
+      speechStarted() {
+        relayCallerSpoke(reg, rt, conversation);
+        session.speechStarted();
+      },
       stop() {
         relays.delete(rt.sid);
         session.stop();
@@ -146,13 +171,19 @@ export function createStreams(reg: CallRegistry, maxQueuedBytes?: number): Strea
       for (const entry of running(callSid)) if (!entry.bidirectional) stopEntry(entry);
     },
     callEnded(callSid) {
+      conversation.finish(callSid);
       const streams = byCall.get(callSid);
       if (!streams) return;
       byCall.delete(callSid);
       for (const entry of streams.values()) entry.session.stop();
     },
     queued: () => budgetGauge(budget),
+    async conversationAudio(callSid) {
+      const channels = await conversation.samples(callSid, now());
+      return channels && wavFile(channels);
+    },
     reset() {
+      conversation.clear();
       for (const relay of relays.values()) relay.stop();
       relays.clear();
       for (const streams of byCall.values()) for (const entry of streams.values()) entry.session.terminate();

@@ -1,7 +1,13 @@
 // Audio bytes for a recording: PCM WAV (8 kHz, 16-bit) and MP3, made from what was said in it, deterministic.
 import alawmulaw from "alawmulaw";
 import type { Recording } from "../../domain/recording.js";
-import { loadSpeech, type SpeechVoice, speechRate, speechSamples } from "../speech/speech-audio.js";
+import {
+  loadSpeech,
+  mixSamples,
+  type SpeechVoice,
+  speechRate,
+  speechSamples,
+} from "../speech/speech-audio.js";
 
 /** Channel 1 is the caller (the simulated party), channel 2 whoever the caller hears. */
 const voiceOf = (channel: number): SpeechVoice => (channel === 1 ? "caller" : "agent");
@@ -26,10 +32,7 @@ export async function recordingSamples(recording: Recording): Promise<Int16Array
         ? alawmulaw.mulaw.decode(Buffer.from(span.audio, "base64"))
         : speechSamples(span.text, voiceOf(span.channel), span.end_ms - span.start_ms);
     const spanLength = Math.round(((span.end_ms - span.start_ms) * speechRate) / 1000);
-    const count = Math.min(samples.length, frames - first, spanLength);
-    for (let i = 0; i < count; i++) {
-      target[first + i] = Math.max(-32768, Math.min(32767, target[first + i]! + samples[i]!));
-    }
+    mixSamples(target, first, samples.subarray(0, spanLength));
   }
   return channels;
 }
@@ -39,7 +42,11 @@ export async function recordingSamples(recording: Recording): Promise<Int16Array
  * the caller on channel 1 and the other party on 2).
  */
 export async function recordingWav(recording: Recording): Promise<Uint8Array> {
-  const channels = await recordingSamples(recording);
+  return wavFile(await recordingSamples(recording));
+}
+
+/** A RIFF/WAVE file of these channels (as long as the first): 8 kHz, 16-bit little-endian PCM, interleaved. */
+export function wavFile(channels: readonly Int16Array[]): Uint8Array {
   const count = channels.length;
   const frames = channels[0]?.length ?? 0;
   const dataBytes = frames * count * 2;
