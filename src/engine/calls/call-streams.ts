@@ -2,16 +2,14 @@
 import { errors } from "../../domain/errors.js";
 import type { RelayControl, RelaySpec, StreamControl, StreamSpec } from "../../markup/effects.js";
 import type { Transcriber } from "../media-streams/agent-utterances.js";
-import { createConversationAudio } from "../media-streams/conversation-audio.js";
 import { openRelaySession } from "../media-streams/relay-session.js";
 import { budgetGauge, createPlaybackBudget, resetBudget } from "../media-streams/stream-budget.js";
 import { openStreamSession, type StreamSession } from "../media-streams/stream-session.js";
-import { wavFile } from "../recordings/recording-audio.js";
 import { eventClass } from "../time/scheduler.js";
 import type { CallRegistry } from "./call-registry.js";
 import type { CallRuntime } from "./call-runtime.js";
 import { relaySessionHost, streamSessionHost } from "./call-stream-hosts.js";
-import { relayCallerSpoke, relayConversationHost, streamConversationHost } from "./conversation-feeds.js";
+import { createConversationFeeds } from "./conversation-feeds.js";
 import { maxStreamsPerCall, type StreamRecord, type StreamsPart } from "./stream-records.js";
 
 /** Stopped streams remembered per call (for fetches by name or sid) before the oldest is forgotten. */
@@ -44,11 +42,7 @@ export function createStreams(reg: CallRegistry, options: StreamsOptions = {}): 
   const budget = createPlaybackBudget(options.maxQueuedBytes);
   const { services, parts, now } = reg;
   const { ctx, scheduler } = services;
-  /** Every call's conversation with its `<Connect>` apps, as audio (bounded: conversation-audio.ts). */
-  const conversation = createConversationAudio((callSid, reason) =>
-    reg.noteOn(callSid, "conversation.limit", { reason }),
-  );
-  const transcribers = options.transcriber ? { transcriber: options.transcriber, pending: 0 } : null;
+  const conversations = createConversationFeeds(reg, options.transcriber);
   /** Streams of each live call by sid, in the order they started (stopped ones too, a few). */
   const byCall = new Map<string, Map<string, Entry>>();
   /** Relay sessions open now, by call (one at most: the call waits in its <Connect>). */
@@ -84,7 +78,7 @@ export function createStreams(reg: CallRegistry, options: StreamsOptions = {}): 
     };
     const host = streamSessionHost(reg, rt, call, env, ended, budget);
     const session = openStreamSession(
-      spec.bidirectional ? streamConversationHost(reg, rt, host, sid, conversation, transcribers) : host,
+      spec.bidirectional ? conversations.stream(rt, host, sid) : host,
       sid,
       spec,
     );
@@ -128,13 +122,13 @@ export function createStreams(reg: CallRegistry, options: StreamsOptions = {}): 
         parts.program.deliver(rt, { kind: "signal", name: "relay", detail: { sessionId } }, true),
       );
     };
-    const host = relayConversationHost(rt, relaySessionHost(reg, rt, call, env, ended), conversation);
+    const host = conversations.relay(rt, relaySessionHost(reg, rt, call, env, ended));
     const session = openRelaySession(host, sessionId, spec);
     relays.set(rt.sid, session);
     return {
       ...session,
       speechStarted() {
-        relayCallerSpoke(reg, rt, conversation);
+        conversations.callerSpoke(rt);
         session.speechStarted();
       },
       stop() {
@@ -171,19 +165,16 @@ export function createStreams(reg: CallRegistry, options: StreamsOptions = {}): 
       for (const entry of running(callSid)) if (!entry.bidirectional) stopEntry(entry);
     },
     callEnded(callSid) {
-      conversation.finish(callSid);
+      conversations.audio.finish(callSid);
       const streams = byCall.get(callSid);
       if (!streams) return;
       byCall.delete(callSid);
       for (const entry of streams.values()) entry.session.stop();
     },
     queued: () => budgetGauge(budget),
-    async conversationAudio(callSid) {
-      const channels = await conversation.samples(callSid, now());
-      return channels && wavFile(channels);
-    },
+    conversationAudio: conversations.wav,
     reset() {
-      conversation.clear();
+      conversations.audio.clear();
       for (const relay of relays.values()) relay.stop();
       relays.clear();
       for (const streams of byCall.values()) for (const entry of streams.values()) entry.session.terminate();

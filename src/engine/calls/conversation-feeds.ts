@@ -1,12 +1,44 @@
 // What a call's <Connect> apps give its conversation audio and its agent's words: a stream's frames and the app's audio, a relay's speech.
-import { type TranscriberPool, trackAgentUtterances } from "../media-streams/agent-utterances.js";
-import type { ConversationAudio, HeardPiece } from "../media-streams/conversation-audio.js";
+import {
+  type Transcriber,
+  type TranscriberPool,
+  trackAgentUtterances,
+} from "../media-streams/agent-utterances.js";
+import {
+  type ConversationAudio,
+  createConversationAudio,
+  type HeardPiece,
+} from "../media-streams/conversation-audio.js";
 import type { RelaySessionHost } from "../media-streams/relay-state.js";
 import { framePayloads, sounding } from "../media-streams/stream-audio.js";
 import type { StreamSessionHost } from "../media-streams/stream-state.js";
+import { wavFile } from "../recordings/recording-audio.js";
 import type { CallRegistry } from "./call-registry.js";
 import type { CallRuntime } from "./call-runtime.js";
 import { fullLengthMs, heardTranscribed } from "./sandbox-speech.js";
+
+/**
+ * Every call's conversation with its `<Connect>` apps (bounded: conversation-audio.ts), and the transcriber
+ * media streams share: what the streams part wraps its hosts with.
+ */
+export function createConversationFeeds(reg: CallRegistry, transcriber: Transcriber | undefined) {
+  const audio = createConversationAudio((callSid, reason) =>
+    reg.noteOn(callSid, "conversation.limit", { reason }),
+  );
+  const transcribers = transcriber ? { transcriber, pending: 0 } : null;
+  return {
+    audio,
+    stream: (rt: CallRuntime, host: StreamSessionHost, streamSid: string) =>
+      streamConversationHost(reg, rt, host, streamSid, audio, transcribers),
+    relay: (rt: CallRuntime, host: RelaySessionHost) => relayConversationHost(rt, host, audio),
+    callerSpoke: (rt: CallRuntime) => relayCallerSpoke(reg, rt, audio),
+    /** The call's conversation as a WAV, up to now while an app is on. */
+    async wav(callSid: string): Promise<Uint8Array | undefined> {
+      const channels = await audio.samples(callSid, reg.now());
+      return channels && wavFile(channels);
+    },
+  };
+}
 
 /** The tone the sandbox plays for sounds without words (<Play>, digits), as mu-law bytes `ms` long. */
 function toneBytes(ms: number): Uint8Array {
