@@ -61,6 +61,21 @@ function agentApp() {
   return { state, onMessage };
 }
 
+/** An app that plays `ms` of audio when the stream starts and closes the stream once it has played. */
+const playsOnce =
+  (ms: number) =>
+  (message: StreamMessage, connection: { send(m: unknown): void; socket: { close(): void } }) => {
+    if (message.event === "start") {
+      connection.send({
+        event: "media",
+        streamSid: message.streamSid,
+        media: { payload: audio(0x20, ms).toString("base64") },
+      });
+      connection.send({ event: "mark", streamSid: message.streamSid, mark: { name: "done" } });
+    }
+    if (message.event === "mark") connection.socket.close();
+  };
+
 /** Answers each utterance in turn with the next of `texts`: the first at once, the rest a moment later. */
 function scriptedTranscriber(texts: string[]) {
   const heard: AgentAudio[] = [];
@@ -152,21 +167,11 @@ describe("transcribers that fail or take too long (virtual clock)", () => {
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
-  /** One call to an app that plays 200 ms when the stream starts and closes at its mark. */
+  /** One call to an app that plays 200 ms when the stream starts. */
   const oneTurn = async (transcriber: Transcriber) => {
     const sandbox = createSandbox({ transcriber });
     cleanups.push(() => sandbox.reset());
-    const app = await startStreamApp((message, connection) => {
-      if (message.event === "start") {
-        connection.send({
-          event: "media",
-          streamSid: message.streamSid,
-          media: { payload: audio(0x20, 200).toString("base64") },
-        });
-        connection.send({ event: "mark", streamSid: message.streamSid, mark: { name: "done" } });
-      }
-      if (message.event === "mark") connection.socket.close();
-    });
+    const app = await startStreamApp(playsOnce(200));
     cleanups.push(() => app.close());
     const sid = await placeWithTwiml(sandbox, callee, streamMarkup(app.url()));
     await sandbox.clock.runUntilIdle();
@@ -226,17 +231,7 @@ describe("a transcriber on the real clock", () => {
     cleanups.push(() => sandbox.clock.switchTo("virtual"));
     cleanups.push(() => sandbox.reset());
     sandbox.calls.setParty(callee, { ringAfter: 0, answerAfter: 0 });
-    const app: StreamApp = await startStreamApp((message, connection) => {
-      if (message.event === "start") {
-        connection.send({
-          event: "media",
-          streamSid: message.streamSid,
-          media: { payload: audio(0x20, 100).toString("base64") },
-        });
-        connection.send({ event: "mark", streamSid: message.streamSid, mark: { name: "done" } });
-      }
-      if (message.event === "mark") connection.socket.close();
-    });
+    const app: StreamApp = await startStreamApp(playsOnce(100));
     cleanups.push(() => app.close());
     const sid = await placeWithTwiml(sandbox, callee, streamMarkup(app.url()));
     await vi.waitFor(() => expect(sandbox.store.calls.get(sid)?.status).toBe("completed"), {
@@ -259,17 +254,7 @@ describe("a transcriber on the real clock", () => {
 
 describe("matching what a media stream agent said with the phone API", () => {
   it("expectSay finds the transcribed words", async () => {
-    const app = await startStreamApp((message, connection) => {
-      if (message.event === "start") {
-        connection.send({
-          event: "media",
-          streamSid: message.streamSid,
-          media: { payload: audio(0x20, 300).toString("base64") },
-        });
-        connection.send({ event: "mark", streamSid: message.streamSid, mark: { name: "done" } });
-      }
-      if (message.event === "mark") connection.socket.close();
-    });
+    const app = await startStreamApp(playsOnce(300));
     const sandbox = createSandbox({
       transcriber: { transcribe: async (u) => `I played ${u.durationMs} ms` },
     });

@@ -43,6 +43,15 @@ describe.skipIf(noBrowserReason !== null)(
       launched = await launchBrowser();
     }, 30_000);
 
+    /** A page that has been given the admin token (the sandbox asks for it). */
+    const signedIn = async () => {
+      const page = await launched.context.newPage();
+      await page.goto(`${inspector.url}#/controls`);
+      await page.getByLabel("Admin token").fill(adminToken);
+      await page.getByRole("button", { name: "Use token" }).click();
+      return page;
+    };
+
     afterAll(async () => {
       await launched?.close();
       await inspector?.close();
@@ -50,10 +59,7 @@ describe.skipIf(noBrowserReason !== null)(
     });
 
     it("loads the WAV with the token, plays it for its length, and offers it as a download", async () => {
-      const page = await launched.context.newPage();
-      await page.goto(`${inspector.url}#/controls`);
-      await page.getByLabel("Admin token").fill(adminToken);
-      await page.getByRole("button", { name: "Use token" }).click();
+      const page = await signedIn();
       await page.goto(`${inspector.url}#/calls/${withAgent}`);
       await page.getByRole("heading", { name: "Conversation audio" }).waitFor();
       await page.getByRole("button", { name: "Load conversation audio" }).click();
@@ -75,10 +81,7 @@ describe.skipIf(noBrowserReason !== null)(
     });
 
     it("offers nothing on a call without a <Connect> app", async () => {
-      const page = await launched.context.newPage();
-      await page.goto(`${inspector.url}#/controls`);
-      await page.getByLabel("Admin token").fill(adminToken);
-      await page.getByRole("button", { name: "Use token" }).click();
+      const page = await signedIn();
       await page.goto(`${inspector.url}#/calls/${without}`);
       await page.getByRole("heading", { name: "Recordings" }).waitFor();
       expect(await page.getByRole("heading", { name: "Conversation audio" }).count()).toBe(0);
