@@ -162,6 +162,44 @@ describe("a media stream agent's words, transcribed (virtual clock)", () => {
   });
 });
 
+describe("where one turn of a media stream agent ends", () => {
+  const cleanups: (() => Promise<void> | void)[] = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  it("at a key the caller presses, and after five seconds with nothing played", async () => {
+    const heard: number[] = [];
+    const sandbox = createSandbox({
+      transcriber: { transcribe: (u) => String(heard.push(u.durationMs)) },
+    });
+    cleanups.push(() => sandbox.reset());
+    sandbox.calls.setParty(callee, { steps: [{ on: { verb: "Connect" }, after: "8s", press: "1" }] });
+    const app = await startStreamApp((message, connection) => {
+      const play = (ms: number) =>
+        connection.send({
+          event: "media",
+          streamSid: message.streamSid,
+          media: { payload: audio(0x20, ms).toString("base64") },
+        });
+      // 200 ms at once, 200 ms more six seconds later, 100 ms in answer to the key; the mark after it ends the stream.
+      if (message.event === "start") play(200);
+      if (message.event === "media" && message.media.chunk === "310") play(200);
+      if (message.event === "dtmf") {
+        play(100);
+        connection.send({ event: "mark", streamSid: message.streamSid, mark: { name: "done" } });
+      }
+      if (message.event === "mark") connection.socket.close();
+    });
+    cleanups.push(() => app.close());
+    const sid = await placeWithTwiml(sandbox, callee, streamMarkup(app.url()));
+    await sandbox.clock.runUntilIdle();
+    await sandbox.settle();
+    expect(heard).toEqual([200, 200, 100]);
+    expect(sandbox.calls.heard(sid).map((h) => h.text)).toEqual(["1", "2", "3", "After the stream"]);
+  });
+});
+
 describe("transcribers that fail or take too long (virtual clock)", () => {
   const cleanups: (() => Promise<void> | void)[] = [];
   afterEach(async () => {

@@ -101,10 +101,10 @@ export function streamConversationHost(
       conversation.audio(callSid, "agent", at, audio);
       turns?.played(at, audio);
     },
-    // The session reports its clears and its end in the timeline: an utterance ends at either.
+    // The session reports the caller's keys, its clears and its end in the timeline: an utterance ends at each.
     timeline(kind, detail) {
       host.timeline(kind, detail);
-      if (kind === "stream.clear") turns?.boundary();
+      if (kind === "stream.dtmf" || kind === "stream.clear") turns?.boundary();
       else if (kind === "stream.ended") {
         turns?.boundary();
         conversation.close(callSid, host.now());

@@ -2,6 +2,7 @@
 import alawmulaw from "alawmulaw";
 import type { ClockMode } from "../time/clock.js";
 import { eventClass, type Scheduler } from "../time/scheduler.js";
+import { quietAgentMs } from "./agent-turns.js";
 import { newByteQueue, pushBytes, takeBytes } from "./stream-bytes.js";
 
 /** One utterance of the agent, as the caller heard it. */
@@ -52,7 +53,7 @@ export interface AgentUtterances {
   played(at: number, audio: Uint8Array): void;
   /** Whether the caller speaks now: each change is a turn boundary (their turn starts, or ends). */
   caller(speaking: boolean): void;
-  /** The app cleared its audio, or the stream ended: the utterance under way ends. */
+  /** The caller pressed a key, the app cleared its audio, or the stream ended: the utterance under way ends. */
   boundary(): void;
 }
 
@@ -85,7 +86,8 @@ export function trackAgentUtterances(pool: TranscriberPool, host: UtteranceHost)
   return {
     played(at, audio) {
       if (audio.length === 0) return;
-      if (bytes.length > 0 && at - startedAt >= maxUtteranceMs) end();
+      // A long utterance is handed over in parts; after a silence the caller could have answered, a new one begins.
+      if (bytes.length > 0 && (at - startedAt >= maxUtteranceMs || at - until >= quietAgentMs)) end();
       if (bytes.length === 0) startedAt = at;
       else
         for (let gap = Math.round((at - until) * bytesPerMs); gap > 0; gap -= silence.length) {
