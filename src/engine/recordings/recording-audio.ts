@@ -13,6 +13,8 @@ import {
 const voiceOf = (channel: number): SpeechVoice => (channel === 1 ? "caller" : "agent");
 /** MP3 bit rate per channel: 16 kbit/s carries 8 kHz speech clearly. */
 const mp3KbpsPerChannel = 16;
+/** Whether this machine keeps 16-bit numbers low byte first, as WAV files do. */
+const littleEndian = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 /**
  * The recording's samples, one Int16Array per channel, as long as the recording: silence, and each span's
@@ -64,9 +66,18 @@ export function wavFile(channels: readonly Int16Array[]): Uint8Array {
   buffer.writeUInt16LE(16, 34); // bits per sample
   buffer.write("data", 36, "ascii");
   buffer.writeUInt32LE(dataBytes, 40);
-  for (let frame = 0; frame < frames; frame++) {
+  if (littleEndian && (buffer.byteOffset + 44) % 2 === 0) {
+    // Samples straight into the file's bytes: this machine's 16-bit order is the file's.
+    const data = new Int16Array(buffer.buffer, buffer.byteOffset + 44, frames * count);
     for (let channel = 0; channel < count; channel++) {
-      buffer.writeInt16LE(channels[channel]![frame]!, 44 + (frame * count + channel) * 2);
+      const samples = channels[channel]!;
+      for (let frame = 0; frame < frames; frame++) data[frame * count + channel] = samples[frame]!;
+    }
+  } else {
+    for (let frame = 0; frame < frames; frame++) {
+      for (let channel = 0; channel < count; channel++) {
+        buffer.writeInt16LE(channels[channel]![frame]!, 44 + (frame * count + channel) * 2);
+      }
     }
   }
   return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
