@@ -8,6 +8,7 @@ import { type CallEngine, createCallEngine } from "./engine/calls/call-engine.js
 import type { EngineContext, EventRetention } from "./engine/context/context.js";
 import type { FaultRegistry } from "./engine/context/fault-types.js";
 import { createFaultRegistry } from "./engine/context/faults.js";
+import type { Transcriber } from "./engine/media-streams/agent-utterances.js";
 import { type Clock, type ClockMode, createRealClock, createVirtualClock } from "./engine/time/clock.js";
 import { createSwitchableClock, type SwitchableClock } from "./engine/time/switchable-clock.js";
 import { applyFixtures } from "./fixtures/apply.js";
@@ -64,6 +65,12 @@ export interface SandboxOptions {
    * may hold together (default 64 MiB), shared out equally between the streams open (docs/limits.md, Audio).
    */
   streams?: { maxQueuedBytes?: number };
+  /**
+   * Turns what a `<Connect><Stream>` app plays into words: `transcribe(audio)` gets each turn of the app's
+   * audio (8 kHz mu-law and PCM) once it ends and answers its text, or a promise of it. The words join the
+   * call's timeline (`stream.said`) and what the caller heard (a `say`). None by default (docs/engine.md).
+   */
+  transcriber?: Transcriber;
   /** Base of the URLs the sandbox hands out in webhooks (RecordingUrl, TranscriptionUrl). Default `https://api.voice-sandbox.test`. */
   publicBaseUrl?: string | (() => string);
 }
@@ -176,6 +183,7 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
     ...(options.streams?.maxQueuedBytes !== undefined
       ? { maxQueuedStreamBytes: options.streams.maxQueuedBytes }
       : {}),
+    ...(options.transcriber ? { transcriber: options.transcriber } : {}),
   });
 
   const state = createStateControl({ seed, fixtures, engine, calls, faults, requests, webhooks, replaced });

@@ -22,6 +22,7 @@ import { usageRoutes } from "./account-api/usage-records.js";
 import { accountSettingsRoutes } from "./admin-api/account-settings.js";
 import { agentRoutes } from "./admin-api/agents.js";
 import { clockRoutes } from "./admin-api/clock.js";
+import { conversationAudioRoutes } from "./admin-api/conversation-audio.js";
 import { credentialRoutes } from "./admin-api/credentials.js";
 import { engineRoutes } from "./admin-api/engine.js";
 import { faultRoutes } from "./admin-api/faults.js";
@@ -68,6 +69,7 @@ export const routes: AnyRoute[] = [
   ...queueRoutes,
   ...streamRoutes,
   ...mediaRoutes,
+  ...conversationAudioRoutes,
   ...agentRoutes,
   ...carrierAccountRoutes,
   ...carrierAgentExtensionRoutes,

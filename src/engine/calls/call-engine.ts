@@ -8,6 +8,7 @@ import type { Message } from "../../domain/message.js";
 import type { HeardEntry, StreamSpec } from "../../markup/effects.js";
 import type { EngineContext } from "../context/context.js";
 import type { EngineServices } from "../context/engine-services.js";
+import type { Transcriber } from "../media-streams/agent-utterances.js";
 import type { PlaybackGauge } from "../media-streams/stream-budget.js";
 import { createMessageLifecycle, type MessageLifecycle } from "../messaging/message-lifecycle.js";
 import { completeTranscription, type ProviderResult } from "../recordings/transcriptions.js";
@@ -54,6 +55,12 @@ export interface CallEngine extends Omit<CallControl, "hangup" | "cancel" | "red
   speak(callSid: string, text: string, durationMs?: number): void;
   timeline(callSid: string): TimelineEntry[];
   heard(callSid: string): HeardEntry[];
+  /**
+   * The call's conversation with its `<Connect>` apps (media stream or ConversationRelay) as a two-channel
+   * 8 kHz WAV: the caller left, the agent right, on the call's clock. Undefined for a call with no app, or
+   * one whose conversation is no longer kept (the newest 100 calls', ten minutes each).
+   */
+  conversationAudio(callSid: string): Promise<Uint8Array | undefined>;
   alerts(callSid?: string): Alert[];
   /** The alerts as the account API's Notifications: an account's (or one call's), oldest first. */
   notifications(accountSid: string, callSid?: string): Notice[];
@@ -96,6 +103,8 @@ export interface CallEngineOptions {
   finishedCallsKept?: number;
   /** Bytes every bidirectional stream's playback queue may hold together (default 64 MiB). */
   maxQueuedStreamBytes?: number;
+  /** Turns each turn of a `<Connect><Stream>` app's audio into the words it said. */
+  transcriber?: Transcriber;
 }
 
 export function createCallEngine(ctx: EngineContext, options: CallEngineOptions = {}): CallEngine {
@@ -118,7 +127,10 @@ export function createCallEngine(ctx: EngineContext, options: CallEngineOptions 
   parts.legs = createLegs(registry);
   parts.program = createProgram(registry);
   parts.recordings = createCallRecordings(registry);
-  parts.streams = createStreams(registry, options.maxQueuedStreamBytes);
+  parts.streams = createStreams(registry, {
+    maxQueuedBytes: options.maxQueuedStreamBytes,
+    transcriber: options.transcriber,
+  });
   parts.envFor = createVerbEnv(registry, (message) => messageLifecycle.start(message));
   parts.conferences = wireConferences(registry);
   parts.queues = wireQueues(registry, (sid, to) => control.redirectLive(sid, to));
@@ -144,6 +156,7 @@ export function createCallEngine(ctx: EngineContext, options: CallEngineOptions 
     speak: (callSid, text, durationMs) => speakNow(registry, callSid, text, durationMs),
     timeline: (callSid) => [...(registry.runtime(callSid)?.timeline ?? [])],
     heard: (callSid) => [...(registry.runtime(callSid)?.heard ?? [])],
+    conversationAudio: (callSid) => parts.streams.conversationAudio(callSid),
     alerts: (callSid) => registry.alerts(callSid),
     notifications: (accountSid, callSid) =>
       registry.notices(callSid).filter((notice) => notice.accountSid === accountSid),

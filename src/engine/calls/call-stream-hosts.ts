@@ -9,14 +9,14 @@ import type { PlaybackBudget } from "../media-streams/stream-budget.js";
 import type { StreamEvent, StreamSessionHost } from "../media-streams/stream-state.js";
 import type { CallRegistry } from "./call-registry.js";
 import type { CallRuntime } from "./call-runtime.js";
-import { fullLengthMs, heardLengthMs, keepPlayed } from "./sandbox-speech.js";
+import { fullLengthMs, heardLengthMs, isTranscribed, keepPlayed } from "./sandbox-speech.js";
 
 /** What the sandbox plays to the caller at `at`: the words of a <Say> (or the app's text), a tone for other sounds. */
 function outboundFrame(rt: CallRuntime, at: number): string {
   for (let i = rt.heard.length - 1; i >= 0 && i >= rt.heard.length - 8; i--) {
     const heard = rt.heard[i]!;
     const end = heard.at + heardLengthMs(heard);
-    if (heard.at > at || at >= end) continue;
+    if (heard.at > at || at >= end || isTranscribed(heard)) continue;
     if ((heard.kind === "say" || heard.kind === "error-prompt") && heard.text) {
       // Frames up to a cut carried the whole text at its full length, so they keep doing so until it.
       return speechFrame(

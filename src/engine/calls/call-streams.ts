@@ -1,6 +1,7 @@
 // Media streams of live calls: opens each stream's session for its call, keeps its Stream record, ends them with the call.
 import { errors } from "../../domain/errors.js";
 import type { RelayControl, RelaySpec, StreamControl, StreamSpec } from "../../markup/effects.js";
+import type { Transcriber } from "../media-streams/agent-utterances.js";
 import { openRelaySession } from "../media-streams/relay-session.js";
 import { budgetGauge, createPlaybackBudget, resetBudget } from "../media-streams/stream-budget.js";
 import { openStreamSession, type StreamSession } from "../media-streams/stream-session.js";
@@ -8,6 +9,7 @@ import { eventClass } from "../time/scheduler.js";
 import type { CallRegistry } from "./call-registry.js";
 import type { CallRuntime } from "./call-runtime.js";
 import { relaySessionHost, streamSessionHost } from "./call-stream-hosts.js";
+import { createConversationFeeds } from "./conversation-feeds.js";
 import { maxStreamsPerCall, type StreamRecord, type StreamsPart } from "./stream-records.js";
 
 /** Stopped streams remembered per call (for fetches by name or sid) before the oldest is forgotten. */
@@ -29,11 +31,18 @@ function findUnidirectional(entries: readonly Entry[], sidOrName: string): Entry
   );
 }
 
-/** `maxQueuedBytes`: what every bidirectional stream's playback queue may hold together (stream-budget.ts). */
-export function createStreams(reg: CallRegistry, maxQueuedBytes?: number): StreamsPart {
-  const budget = createPlaybackBudget(maxQueuedBytes);
+export interface StreamsOptions {
+  /** What every bidirectional stream's playback queue may hold together (stream-budget.ts). */
+  maxQueuedBytes?: number | undefined;
+  /** Turns each turn of a `<Connect><Stream>` app's audio into the words it said. */
+  transcriber?: Transcriber | undefined;
+}
+
+export function createStreams(reg: CallRegistry, options: StreamsOptions = {}): StreamsPart {
+  const budget = createPlaybackBudget(options.maxQueuedBytes);
   const { services, parts, now } = reg;
   const { ctx, scheduler } = services;
+  const conversations = createConversationFeeds(reg, options.transcriber);
   /** Streams of each live call by sid, in the order they started (stopped ones too, a few). */
   const byCall = new Map<string, Map<string, Entry>>();
   /** Relay sessions open now, by call (one at most: the call waits in its <Connect>). */
@@ -67,7 +76,12 @@ export function createStreams(reg: CallRegistry, maxQueuedBytes?: number): Strea
         parts.program.deliver(rt, { kind: "signal", name: "stream", detail: { sid: streamSid } }, true),
       );
     };
-    const session = openStreamSession(streamSessionHost(reg, rt, call, env, ended, budget), sid, spec);
+    const host = streamSessionHost(reg, rt, call, env, ended, budget);
+    const session = openStreamSession(
+      spec.bidirectional ? conversations.stream(rt, host, sid) : host,
+      sid,
+      spec,
+    );
     entry = {
       session,
       bidirectional: spec.bidirectional,
@@ -108,10 +122,15 @@ export function createStreams(reg: CallRegistry, maxQueuedBytes?: number): Strea
         parts.program.deliver(rt, { kind: "signal", name: "relay", detail: { sessionId } }, true),
       );
     };
-    const session = openRelaySession(relaySessionHost(reg, rt, call, env, ended), sessionId, spec);
+    const host = conversations.relay(rt, relaySessionHost(reg, rt, call, env, ended));
+    const session = openRelaySession(host, sessionId, spec);
     relays.set(rt.sid, session);
     return {
       ...session,
+      speechStarted() {
+        conversations.callerSpoke(rt);
+        session.speechStarted();
+      },
       stop() {
         relays.delete(rt.sid);
         session.stop();
@@ -146,13 +165,16 @@ export function createStreams(reg: CallRegistry, maxQueuedBytes?: number): Strea
       for (const entry of running(callSid)) if (!entry.bidirectional) stopEntry(entry);
     },
     callEnded(callSid) {
+      conversations.audio.finish(callSid);
       const streams = byCall.get(callSid);
       if (!streams) return;
       byCall.delete(callSid);
       for (const entry of streams.values()) entry.session.stop();
     },
     queued: () => budgetGauge(budget),
+    conversationAudio: conversations.wav,
     reset() {
+      conversations.audio.clear();
       for (const relay of relays.values()) relay.stop();
       relays.clear();
       for (const streams of byCall.values()) for (const entry of streams.values()) entry.session.terminate();

@@ -23,11 +23,26 @@ export function fullLengthMs(entry: HeardEntry): number {
   return 500;
 }
 
+/** Heard entries that stand for an app's audio (a media stream's turn, transcribed): never synthesized again. */
+const transcribed = new WeakSet<HeardEntry>();
+export const isTranscribed = (entry: HeardEntry) => transcribed.has(entry);
+
+/** Words a transcriber heard in an app's audio that played to the party from `at`, in their place among the rest. */
+export function heardTranscribed(rt: CallRuntime, at: number, text: string): void {
+  const entry: HeardEntry = { at, kind: "say", text };
+  transcribed.add(entry);
+  let i = rt.heard.length;
+  while (i > 0 && rt.heard[i - 1]!.at > at) i--;
+  rt.heard.splice(i, 0, entry);
+}
+
 /** The words among what a party heard (<Say> text, error prompts, a welcome greeting, an app's replies). */
 export function spokenTo(heard: readonly HeardEntry[]): Utterance[] {
   const spoken: Utterance[] = [];
   for (const entry of heard) {
     if ((entry.kind !== "say" && entry.kind !== "error-prompt") || !heardWords(entry)) continue;
+    // Its sound is the app's audio, which recordings keep as it was.
+    if (transcribed.has(entry)) continue;
     spoken.push({ start: entry.at, end: entry.at + heardLengthMs(entry), text: heardWords(entry) });
   }
   return spoken;

@@ -30,6 +30,11 @@ export interface StreamsPart {
   callEnded(callSid: string): void;
   /** What every bidirectional stream's playback queue holds together, against the budget. */
   queued(): PlaybackGauge;
+  /**
+   * The call's conversation with its `<Connect>` apps as a two-channel WAV (the caller left, the agent right);
+   * undefined for a call that had none, or whose conversation is no longer kept.
+   */
+  conversationAudio(callSid: string): Promise<Uint8Array | undefined>;
   /** Drops every socket at once (sandbox reset). */
   reset(): void;
 }

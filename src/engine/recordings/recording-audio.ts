@@ -1,12 +1,20 @@
 // Audio bytes for a recording: PCM WAV (8 kHz, 16-bit) and MP3, made from what was said in it, deterministic.
 import alawmulaw from "alawmulaw";
 import type { Recording } from "../../domain/recording.js";
-import { loadSpeech, type SpeechVoice, speechRate, speechSamples } from "../speech/speech-audio.js";
+import {
+  loadSpeech,
+  mixSamples,
+  type SpeechVoice,
+  speechRate,
+  speechSamples,
+} from "../speech/speech-audio.js";
 
 /** Channel 1 is the caller (the simulated party), channel 2 whoever the caller hears. */
 const voiceOf = (channel: number): SpeechVoice => (channel === 1 ? "caller" : "agent");
 /** MP3 bit rate per channel: 16 kbit/s carries 8 kHz speech clearly. */
 const mp3KbpsPerChannel = 16;
+/** Whether this machine keeps 16-bit numbers low byte first, as WAV files do. */
+const littleEndian = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 /**
  * The recording's samples, one Int16Array per channel, as long as the recording: silence, and each span's
@@ -26,10 +34,7 @@ export async function recordingSamples(recording: Recording): Promise<Int16Array
         ? alawmulaw.mulaw.decode(Buffer.from(span.audio, "base64"))
         : speechSamples(span.text, voiceOf(span.channel), span.end_ms - span.start_ms);
     const spanLength = Math.round(((span.end_ms - span.start_ms) * speechRate) / 1000);
-    const count = Math.min(samples.length, frames - first, spanLength);
-    for (let i = 0; i < count; i++) {
-      target[first + i] = Math.max(-32768, Math.min(32767, target[first + i]! + samples[i]!));
-    }
+    mixSamples(target, first, samples.subarray(0, spanLength));
   }
   return channels;
 }
@@ -39,7 +44,11 @@ export async function recordingSamples(recording: Recording): Promise<Int16Array
  * the caller on channel 1 and the other party on 2).
  */
 export async function recordingWav(recording: Recording): Promise<Uint8Array> {
-  const channels = await recordingSamples(recording);
+  return wavFile(await recordingSamples(recording));
+}
+
+/** A RIFF/WAVE file of these channels (as long as the first): 8 kHz, 16-bit little-endian PCM, interleaved. */
+export function wavFile(channels: readonly Int16Array[]): Uint8Array {
   const count = channels.length;
   const frames = channels[0]?.length ?? 0;
   const dataBytes = frames * count * 2;
@@ -57,9 +66,18 @@ export async function recordingWav(recording: Recording): Promise<Uint8Array> {
   buffer.writeUInt16LE(16, 34); // bits per sample
   buffer.write("data", 36, "ascii");
   buffer.writeUInt32LE(dataBytes, 40);
-  for (let frame = 0; frame < frames; frame++) {
+  if (littleEndian && (buffer.byteOffset + 44) % 2 === 0) {
+    // Samples straight into the file's bytes: this machine's 16-bit order is the file's.
+    const data = new Int16Array(buffer.buffer, buffer.byteOffset + 44, frames * count);
     for (let channel = 0; channel < count; channel++) {
-      buffer.writeInt16LE(channels[channel]![frame]!, 44 + (frame * count + channel) * 2);
+      const samples = channels[channel]!;
+      for (let frame = 0; frame < frames; frame++) data[frame * count + channel] = samples[frame]!;
+    }
+  } else {
+    for (let frame = 0; frame < frames; frame++) {
+      for (let channel = 0; channel < count; channel++) {
+        buffer.writeInt16LE(channels[channel]![frame]!, 44 + (frame * count + channel) * 2);
+      }
     }
   }
   return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);

@@ -107,6 +107,14 @@ export function speechSamples(text: string, voice: SpeechVoice, lengthMs: number
   return samples;
 }
 
+/** Adds `samples` into `target` from sample `first` on, clipped to 16 bits; what falls past its end is left out. */
+export function mixSamples(target: Int16Array, first: number, samples: Int16Array): void {
+  const count = Math.min(samples.length, target.length - first);
+  for (let i = Math.max(0, -first); i < count; i++) {
+    target[first + i] = Math.max(-32768, Math.min(32767, target[first + i]! + samples[i]!));
+  }
+}
+
 function fitted(synth: Loaded, text: string, voice: SpeechVoice, length: number): Int16Array {
   const out = new Int16Array(length);
   if (length === 0 || text.trim() === "") return out;

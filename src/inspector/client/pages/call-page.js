@@ -5,6 +5,7 @@ import { html } from "../html.js";
 import { useLive } from "../live.js";
 import { CallControls } from "./call-controls.js";
 import { StatusBadge } from "./calls.js";
+import { ConversationAudio, hadAgent } from "./conversation-audio.js";
 import { Recording } from "./recording.js";
 import { TimelinePicture } from "./timeline-picture.js";
 import { Params, WebhookRow } from "./webhook-row.js";
@@ -82,6 +83,7 @@ export function CallPage({ sid }) {
         )}
       </ol>
     </section>
+    ${hadAgent(data.timeline) ? html`<${ConversationAudio} sid=${call.sid} key=${call.sid} />` : null}
     <section aria-labelledby="rec-h">
       <h2 id="rec-h">Recordings</h2>
       ${data.recordings.length === 0 ? html`<p class="muted">None.</p>` : data.recordings.map((r) => html`<${Recording} recording=${r} key=${r.sid} />`)}
