@@ -258,7 +258,9 @@ serveCommand.action(async (options) => {
         adminToken,
         carrierKey: options.carrierKey,
       },
-      `voice-sandbox listening on ${running.url}`,
+      `voice-sandbox listening on ${running.url} (${options.clock} clock, ${
+        options.fixtures === defaultFixturesPath ? "the default fixtures" : `fixtures ${options.fixtures}`
+      }${options.dataDir ? `, state kept in ${options.dataDir}` : ""})`,
     );
     let stopping = false;
     const stop = (signal: string) => {

@@ -34,5 +34,6 @@ export async function createLogger(level: string, format: string | undefined): P
   const { default: pinoPretty } = (await importPackage("pino-pretty")) as {
     default: typeof import("pino-pretty");
   };
-  return pino(options, pinoPretty({ colorize: true, destination }));
+  // One line per event in a terminal: each message says what happened; the fields are for JSON readers.
+  return pino(options, pinoPretty({ colorize: true, hideObject: true, destination }));
 }

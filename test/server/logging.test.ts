@@ -1,6 +1,7 @@
 // The server's log on a started server: a line per request at info (the inspector's own reads at debug), every alert at
 // warn with its call sid, and a reset, a clock change and a fault at info; the CLI prints the same lines by default.
 import { Writable } from "node:stream";
+import { stripVTControlCharacters } from "node:util";
 import { pino } from "pino";
 import twilio from "twilio";
 import { afterEach, describe, expect, it } from "vitest";
@@ -178,6 +179,24 @@ describe("control lines", () => {
 
 describe("the command line", () => {
   const startServe = startServeStoppedAfterEach();
+
+  it("in a terminal's pretty format, writes each request as one line, the fields left to JSON", async () => {
+    const server = startServe(["--port", "0", "--log-format", "pretty"]);
+    const url = await server.listening;
+    expect((await fetch(`${url}/__sandbox/health`)).status).toBe(200);
+    const deadline = Date.now() + 10_000;
+    while (!/GET \/__sandbox\/health 200/.test(server.output()) && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    const lines = stripVTControlCharacters(server.output()).split("\n");
+    const at = lines.findIndex((line) =>
+      / INFO \(voice-sandbox\): GET \/__sandbox\/health 200 [\d.]+ ms$/.test(line),
+    );
+    expect(at).toBeGreaterThanOrEqual(0);
+    expect(lines[at + 1] ?? "").not.toMatch(/^\s+method:/);
+    expect(lines.find((line) => line.includes("listening on"))).toMatch(
+      /listening on http:\/\/127\.0\.0\.1:\d+ \(real clock, the default fixtures\)$/,
+    );
+  });
 
   it("prints a request line at the default level", async () => {
     const server = startServe(["--port", "0", "--log-format", "json"]);
