@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { callStatuses } from "../domain/call.js";
 import { errors } from "../domain/errors.js";
+import { messageStatuses } from "../domain/message.js";
 import { jsonMediaType, refuseCrossSite } from "../http/cross-site.js";
 import { parseParams } from "../http/params.js";
 import { renderError } from "../http/render-error.js";
@@ -13,19 +14,41 @@ import { inspectorApiPath } from "./paths.js";
 import { describeCall, listCalls } from "./views/calls.js";
 import { listConversations } from "./views/messages.js";
 import { describeSandbox } from "./views/overview.js";
+import { type ClearMark, markSidsLimit } from "./views/search.js";
 
 const sid = (prefix: string) =>
   z.string().regex(new RegExp(`^${prefix}[0-9a-f]{32}$`), `must be a ${prefix} sid`);
 
+/** A search and a "clear" mark, as the call and message lists take them. */
+const listFilters = {
+  q: z.string().max(200, "must be at most 200 characters").optional(),
+  since: z.coerce.number().int().min(0).optional(),
+  hide: z
+    .string()
+    .regex(/^([A-Z]{2}[0-9a-f]{32})(,[A-Z]{2}[0-9a-f]{32})*$/, "must be sids, comma-separated")
+    .refine((value) => value.split(",").length <= markSidsLimit, `must name at most ${markSidsLimit} sids`)
+    .optional(),
+};
 const callListQuery = z.strictObject({
   account: sid("AC").optional(),
   status: z.enum(callStatuses, { error: `must be one of ${callStatuses.join(", ")}` }).optional(),
   limit: z.coerce.number().int().min(1).max(500).default(100),
+  ...listFilters,
 });
 const conversationQuery = z.strictObject({
   account: sid("AC").optional(),
   thread: z.string().max(80).optional(),
+  status: z.enum(messageStatuses, { error: `must be one of ${messageStatuses.join(", ")}` }).optional(),
+  ...listFilters,
 });
+
+/** The list filters in the views' terms: `since` and `hide` make the mark of a cleared list. */
+function filtersOf<Q extends { since?: number | undefined; hide?: string | undefined }>(query: Q) {
+  const { since, hide, ...rest } = query;
+  const mark: ClearMark | undefined =
+    since === undefined ? undefined : { at: since, hide: new Set(hide ? hide.split(",") : []) };
+  return { ...rest, mark };
+}
 
 function parseQuery<S extends z.ZodType>(schema: S, request: SandboxRequest): z.output<S> {
   const parsed = schema.safeParse(parseParams(request.query));
@@ -50,10 +73,10 @@ export function createInspectorApi(sandbox: SandboxCore) {
     const path = request.path.slice(inspectorApiPath.length);
     if (method === "GET" && path === "/overview") return jsonResponse(200, describeSandbox(sandbox));
     if (method === "GET" && path === "/calls") {
-      return jsonResponse(200, listCalls(sandbox, parseQuery(callListQuery, request)));
+      return jsonResponse(200, listCalls(sandbox, filtersOf(parseQuery(callListQuery, request))));
     }
     if (method === "GET" && path === "/conversations") {
-      return jsonResponse(200, listConversations(sandbox, parseQuery(conversationQuery, request)));
+      return jsonResponse(200, listConversations(sandbox, filtersOf(parseQuery(conversationQuery, request))));
     }
     const page = callPage.exec(path);
     if (method === "GET" && page) {

@@ -2,13 +2,13 @@
 import { randomBytes } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { Command, InvalidArgumentError, Option } from "commander";
-import { type Logger, pino } from "pino";
+import type { Logger } from "pino";
 import { parseDuration } from "../engine/time/duration.js";
 import { FixtureError } from "../fixtures/load.js";
-import { importPackage } from "../import-package.js";
 import { defaultFixturesPath, version } from "../sandbox.js";
 import { loadConfigFile } from "./config-file.js";
 import { isLoopback, parseAllowedHosts } from "./exposure.js";
+import { createLogger } from "./logger.js";
 import { DataDirError } from "./persistence/data-dir.js";
 import { parsePublicUrl } from "./public-url.js";
 import { serve } from "./serve.js";
@@ -41,41 +41,6 @@ const toAllowedHosts = argument(parseAllowedHosts);
 
 /** A yes/no environment variable: 1, true or yes (any case) mean yes. */
 const envFlag = (name: string) => /^(1|true|yes)$/i.test(process.env[name] ?? "");
-
-/** Secrets never reach the logs, whatever logs them. */
-export const redactPaths = [
-  "carrierKey",
-  "adminToken",
-  "authorization",
-  "*.carrierKey",
-  "*.adminToken",
-  "*.authorization",
-  "*.headers.authorization",
-  "*.auth_token",
-  "*.test_auth_token",
-];
-
-async function createLogger(level: string, format: string | undefined): Promise<Logger> {
-  const pretty = format === "pretty" || (format === undefined && process.stdout.isTTY === true);
-  const options = {
-    level,
-    base: { name: "voice-sandbox" },
-    redact: { paths: redactPaths, censor: "[redacted]" },
-  };
-  // A reader that went away (`serve | head -1`) must not stall the server: once stdout is a broken pipe,
-  // log lines are dropped instead of waiting on a pipe that never drains.
-  const destination = pino.destination({ fd: 1, sync: true });
-  destination.on("error", (error: NodeJS.ErrnoException) => {
-    if (error.code !== "EPIPE") throw error;
-    destination.write = () => true;
-  });
-  if (!pretty) return pino(options, destination);
-  // Loaded only for a terminal: JSON logs (CI, Docker) never need it.
-  const { default: pinoPretty } = (await importPackage("pino-pretty")) as {
-    default: typeof import("pino-pretty");
-  };
-  return pino(options, pinoPretty({ colorize: true, destination }));
-}
 
 const program = new Command()
   .name("voice-sandbox")
@@ -293,7 +258,9 @@ serveCommand.action(async (options) => {
         adminToken,
         carrierKey: options.carrierKey,
       },
-      `voice-sandbox listening on ${running.url}`,
+      `voice-sandbox listening on ${running.url} (${options.clock} clock, ${
+        options.fixtures === defaultFixturesPath ? "the default fixtures" : `fixtures ${options.fixtures}`
+      }${options.dataDir ? `, state kept in ${options.dataDir}` : ""})`,
     );
     let stopping = false;
     const stop = (signal: string) => {

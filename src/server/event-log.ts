@@ -1,8 +1,10 @@
-// The readable event log: one info line per call status change, message status, recording, transcription and webhook request.
+// The readable event log: one info line per call status change, message status, recording, transcription and webhook
+// request; one warn line per alert.
 import type { Store } from "../domain/store.js";
 
 export interface EventLogger {
   info(fields: Record<string, unknown>, message: string): void;
+  warn(fields: Record<string, unknown>, message: string): void;
   /** pino's level check; without it every line is built and handed to `info`. */
   isLevelEnabled?(level: string): boolean;
 }
@@ -71,6 +73,39 @@ export function logStatusChanges(store: Store, logger: EventLogger): () => void 
           );
           break;
       }
+    }
+  });
+}
+
+/** What an alert's event records (the engine's `call.error` and `call.warning` events, resource type `alert`). */
+interface AlertEvent {
+  resource_type?: string;
+  data?: { call_sid?: string; error_code?: number; level?: string; message?: string };
+}
+
+/** What to do about an alert whose message alone does not say it. */
+function hintFor(code: number | undefined, message: string): string {
+  if (code === 11200 && message.includes("no URL is configured"))
+    return ": the call has no markup URL; for a call to one of your numbers, set the number's VoiceUrl (the account API's IncomingPhoneNumbers, or the inspector's Phone page)";
+  return "";
+}
+
+/**
+ * One warn line per alert (Twilio's debugger: a markup fetch that failed, a verb refused, a stream that broke),
+ * with its call sid, read from the events the engine records, so a misconfigured number shows in the terminal.
+ */
+export function logAlerts(store: Store, logger: EventLogger): () => void {
+  return store.subscribe((batch) => {
+    if (logger.isLevelEnabled?.("warn") === false) return;
+    for (const change of batch) {
+      if (change.table !== "events" || change.op !== "put") continue;
+      const event = change.row as AlertEvent;
+      if (event.resource_type !== "alert" || !event.data) continue;
+      const { call_sid, error_code, level, message = "" } = event.data;
+      logger.warn(
+        { call_sid, error_code, severity: level, alert: message },
+        `alert ${error_code} on call ${call_sid}: ${message}${hintFor(error_code, message)}`,
+      );
     }
   });
 }

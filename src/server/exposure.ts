@@ -139,16 +139,30 @@ function isGuarded(path: string, policy: HostPolicy): boolean {
 }
 
 /**
+ * Why a Host name is refused and how to have it answered: a name the server was not told (a Compose service,
+ * a tunnel) is refused against DNS rebinding until it is named at start.
+ */
+export function foreignHostMessage(header: string | undefined): string {
+  const name = header === undefined ? null : hostNameOf(header);
+  const shown = name ?? "<name>";
+  const authority = name === null ? "<name>:<port>" : new URL(`http://${header}`).host;
+  return (
+    `the sandbox does not answer for Host ${JSON.stringify(header)}: it answers only names it was told at start ` +
+    "(a page of another site could point any other name at it, DNS rebinding). If this is how you reach it, " +
+    `start it with --allowed-hosts ${shown} (VOICE_SANDBOX_ALLOWED_HOSTS=${shown}), or with --public-url ` +
+    `http://${authority} when webhook URLs should use that name too (serve({ allowedHosts, publicBaseUrl }) ` +
+    "in code). localhost, IP addresses and the bound host are always answered."
+  );
+}
+
+/**
  * Refuses requests whose Host is not one `policy` allows with a 403 in the surface's own error format (Twilio's
  * on the account API, JSON:API on the carrier API, the admin API's on the rest).
  */
 export function guardHost(handle: Handle, policy: HostPolicy): Handle {
   return (request) => {
     if (isGuarded(request.path, policy) && !policy.allows(request.headers.host)) {
-      const error = errors.forbidden(
-        `the sandbox does not answer for Host ${JSON.stringify(request.headers.host)}: use localhost, an IP address, ` +
-          "the bound host, the --public-url host, or a name given to --allowed-hosts",
-      );
+      const error = errors.forbidden(foreignHostMessage(request.headers.host));
       return Promise.resolve(renderError(surfaceOf(request.path), error, request.path));
     }
     return handle(request);

@@ -3,15 +3,16 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { isSandboxPath } from "../adapters/express.js";
 import { createNodeListener } from "../adapters/node.js";
-import { startStopwatch, waitRealTime } from "../engine/time/clock.js";
+import { waitRealTime } from "../engine/time/clock.js";
 import type { Handle } from "../http/handle.js";
 import { inspectorPath } from "../inspector/paths.js";
 import { createSandboxCore, type SandboxCore, type SandboxOptions } from "../sandbox.js";
 import type { Inspector } from "./app.js";
 import { docsPath } from "./docs-paths.js";
-import { loggingWebhookFetch, logStatusChanges } from "./event-log.js";
+import { logAlerts, loggingWebhookFetch, logStatusChanges } from "./event-log.js";
 import { checkExposure, guardHost, hostPolicy } from "./exposure.js";
 import { openDataDir, type Persistence } from "./persistence/data-dir.js";
+import { logPageRequest, logRequests } from "./request-log.js";
 
 /** The few logger methods the server uses (pino's shape). */
 export interface ServerLogger {
@@ -66,21 +67,6 @@ const silent: ServerLogger = {
   isLevelEnabled: () => false,
 };
 
-/** Logs each request at debug level; the request journal keeps the same facts for `GET /__sandbox/requests`. */
-function logRequests(handle: Handle, logger: ServerLogger): Handle {
-  return async (request) => {
-    // Asked per request, so a level changed at run time takes effect at once; below debug nothing is timed.
-    if (logger.isLevelEnabled?.("debug") === false) return handle(request);
-    const elapsed = startStopwatch();
-    const response = await handle(request);
-    logger.debug(
-      { method: request.method, path: request.path, status: response.status, latency_ms: elapsed() },
-      "request",
-    );
-    return response;
-  };
-}
-
 export async function serve(options: ServeOptions = {}): Promise<RunningServer> {
   const logger = options.logger ?? silent;
   const host = options.host ?? "127.0.0.1";
@@ -96,6 +82,7 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
   };
   const sandbox = createSandboxCore({ clock: "real", publicBaseUrl: () => boundUrl, ...options, webhooks });
   logStatusChanges(sandbox.store, logger);
+  logAlerts(sandbox.store, logger);
   const persistence = options.dataDir
     ? await openDataDir(sandbox, options.dataDir, {
         ...(options.snapshotEvery !== undefined ? { snapshotEvery: options.snapshotEvery } : {}),
@@ -114,7 +101,8 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
   }
   const core = persistence ? persistence.wrap(sandbox.handle) : sandbox.handle;
   const guard = (inner: Handle) => guardHost(inner, policy);
-  const handle = logRequests(guard(core), logger);
+  // The API paths log their own lines; the pages (Express) log theirs when the response is done.
+  const handle = guard(core);
   // Express, the inspector and the API reference load on the first request that needs them (a browser's),
   // not at start: measured, loading them was about a fifth of the server's cold start (docs/decisions.md).
   let inspector: Inspector | undefined;
@@ -126,12 +114,13 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
     });
     return app;
   };
-  const fast = createNodeListener(handle);
+  const fast = createNodeListener(logRequests(handle, logger));
   // Measured: Express routing costs about three quarters of a bare server's throughput, so API paths skip it.
   const server = createServer((req, res) => {
     if (isSandboxPath(req.url) && !req.url?.startsWith(docsPath) && !req.url?.startsWith(inspectorPath)) {
       void fast(req, res);
-    } else
+    } else {
+      logPageRequest(req, res, logger);
       loadApp().then(
         (express) => express(req, res),
         (error: unknown) =>
@@ -141,6 +130,7 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
               JSON.stringify({ status: 500, message: `cannot load the pages: ${(error as Error).message}` }),
             ),
       );
+    }
   });
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {

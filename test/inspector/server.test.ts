@@ -128,6 +128,78 @@ describe("the inspector behind an admin token", () => {
     }
   });
 
+  it("searches calls by sid or number and hides those a clear saw, also those of the same millisecond", async () => {
+    prepare();
+    const first = sandbox.calls.ring({ from: "+15005550006", to: fixtures.acme.mainNumber });
+    const second = sandbox.calls.ring({ from: "+15005550007", to: fixtures.acme.mainNumber });
+    const sids = async (query: string) => {
+      const list = await (await get(`/__sandbox/ui/api/calls?${query}`)).json();
+      return { sids: list.calls.map((c: { sid: string }) => c.sid), total: list.total, mark: list.mark };
+    };
+    expect(await sids(`q=${first.sid}`)).toMatchObject({ sids: [first.sid], total: 1 });
+    expect(await sids(`q=${encodeURIComponent("+15005550007")}`)).toMatchObject({ sids: [second.sid] });
+    // A number calls come to finds them as one that calls go from does.
+    expect((await sids(`q=${encodeURIComponent(fixtures.acme.mainNumber)}`)).sids).toEqual([
+      second.sid,
+      first.sid,
+    ]);
+    expect(await sids(`q=${encodeURIComponent("+19995550000")}`)).toMatchObject({ sids: [], total: 0 });
+    expect((await sids(`q=${encodeURIComponent("+15005550006")}&status=completed`)).sids).toEqual([]);
+
+    // The clock stands still: a call rung after the clear shares the millisecond of those it hides.
+    const { mark } = await sids("");
+    expect(mark).toEqual({ at: sandbox.clock.now(), sids: [second.sid, first.sid] });
+    const hide = `since=${mark.at}&hide=${mark.sids.join(",")}`;
+    expect(await sids(hide)).toMatchObject({ sids: [], total: 0 });
+    const third = sandbox.calls.ring({ from: "+15005550008", to: fixtures.acme.mainNumber });
+    expect(await sids(hide)).toMatchObject({ sids: [third.sid], total: 1 });
+    await sandbox.clock.advance(1000);
+    const fourth = sandbox.calls.ring({ from: "+15005550009", to: fixtures.acme.mainNumber });
+    expect((await sids(hide)).sids).toEqual([fourth.sid, third.sid]);
+    expect((await sids(`${hide}&q=${encodeURIComponent("+15005550006")}`)).sids).toEqual([]);
+    for (const query of [
+      "since=-1",
+      "since=soon",
+      "hide=CA1",
+      `hide=${"x".repeat(40)}`,
+      `q=${"9".repeat(201)}`,
+    ]) {
+      const res = await get(`/__sandbox/ui/api/calls?${query}`);
+      expect(res.status, query).toBe(400);
+    }
+  });
+
+  it("searches conversations by number, sid and status, and hides the messages a clear saw", async () => {
+    prepare();
+    const hello = sandbox.calls.messages.receive({
+      from: "+15005550006",
+      to: fixtures.acme.mainNumber,
+      body: "hello",
+    });
+    sandbox.calls.messages.receive({ from: "+15005550007", to: fixtures.acme.mainNumber, body: "other" });
+    await sandbox.clock.advance(2000);
+    await sandbox.settle();
+    const read = async (query: string) => (await get(`/__sandbox/ui/api/conversations?${query}`)).json();
+    const byNumber = await read(`q=${encodeURIComponent("+15005550007")}`);
+    expect(byNumber.conversations.map((c: { numbers: string[] }) => c.numbers)).toEqual([
+      ["+14155550100", "+15005550007"],
+    ]);
+    expect(byNumber.messages.map((m: { body: string }) => m.body)).toEqual(["other", "Thanks"]);
+    expect((await read(`q=${hello.sid}`)).messages.map((m: { body: string }) => m.body)).toEqual(["hello"]);
+    expect(
+      (await read("status=received")).messages.every((m: { status: string }) => m.status === "received"),
+    ).toBe(true);
+    expect((await read("status=failed")).conversations).toEqual([]);
+    const { mark } = await read("");
+    const cleared = await read(`since=${mark.at}&hide=${mark.sids.join(",")}`);
+    expect(cleared.conversations).toEqual([]);
+    sandbox.calls.messages.receive({ from: "+15005550006", to: fixtures.acme.mainNumber, body: "again" });
+    const after = await read(`since=${mark.at}&hide=${mark.sids.join(",")}`);
+    expect(after.messages.map((m: { body: string }) => m.body)).toEqual(["again"]);
+    expect(after.conversations[0].count).toBe(1);
+    expect((await get("/__sandbox/ui/api/conversations?status=lost")).status).toBe(400);
+  });
+
   it("describes one call (timeline, what was heard, markup fetched) and hangs it up", async () => {
     prepare();
     const call = sandbox.calls.ring({ from: "+15005550006", to: fixtures.acme.mainNumber });

@@ -60,11 +60,18 @@ describe("command line operations", () => {
     const lines = server.output().trim().split("\n");
     for (const line of lines) expect(() => JSON.parse(line), line).not.toThrow();
     expect(server.output()).toContain('"msg":"stopped"');
-    // At debug every request is logged with its status and latency.
-    const requests = lines.map((line) => JSON.parse(line)).filter((entry) => entry.msg === "request");
-    expect(requests).toContainEqual(
-      expect.objectContaining({ method: "GET", path: "/carrier/v1/accounts", status: 200 }),
-    );
+    // Every request is logged with its status and latency, one line each.
+    const requests = lines
+      .map((line) => JSON.parse(line))
+      .filter((entry) => entry.path === "/carrier/v1/accounts");
+    expect(requests).toEqual([
+      expect.objectContaining({
+        method: "GET",
+        status: 200,
+        latency_ms: expect.any(Number),
+        msg: expect.stringMatching(/^GET \/carrier\/v1\/accounts 200 [\d.]+ ms$/),
+      }),
+    ]);
     expect(server.output()).toContain('"adminToken":"[redacted]"');
     expect(server.output()).not.toContain(adminToken);
     expect(server.output()).not.toContain(carrierKey);

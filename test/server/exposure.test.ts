@@ -113,6 +113,13 @@ describe("Host names the server answers", () => {
     expect(JSON.parse(refused.body)).toMatchObject({
       error: { status: 403, message: expect.stringMatching(/Host/) },
     });
+    // A Compose service's name is refused until named at start, and the refusal says how to name it.
+    const compose = await getWithHost(running.url, "/__sandbox/state", "voice-sandbox:4010");
+    expect(compose.status).toBe(403);
+    const { message } = JSON.parse(compose.body).error as { message: string };
+    expect(message).toContain('Host "voice-sandbox:4010"');
+    expect(message).toContain("--allowed-hosts voice-sandbox (VOICE_SANDBOX_ALLOWED_HOSTS=voice-sandbox)");
+    expect(message).toContain("--public-url http://voice-sandbox:4010");
     for (const host of [
       `localhost:${port}`,
       `127.0.0.1:${port}`,

@@ -18,8 +18,12 @@ export interface LaunchedBrowser {
   close(): Promise<void>;
 }
 
-/** Launches Chromium headless with a fresh profile and nothing that reaches the network by itself. */
-export async function launchBrowser(): Promise<LaunchedBrowser> {
+/**
+ * Launches Chromium headless with a fresh profile and nothing that reaches the network by itself. `hosts` are
+ * names resolved to 127.0.0.1 (a Compose service's name, say), so a page can be opened under them.
+ */
+export async function launchBrowser(options: { hosts?: readonly string[] } = {}): Promise<LaunchedBrowser> {
+  const hosts = options.hosts ?? [];
   const profile = await mkdtemp(join(tmpdir(), "voice-sandbox-chromium-"));
   // Playwright takes the profile folder itself (as --user-data-dir) for a persistent context.
   const context = await chromium.launchPersistentContext(profile, {
@@ -35,6 +39,9 @@ export async function launchBrowser(): Promise<LaunchedBrowser> {
       "--disable-background-networking",
       "--disable-component-update",
       "--disable-sync",
+      ...(hosts.length > 0
+        ? [`--host-resolver-rules=${hosts.map((h) => `MAP ${h} 127.0.0.1`).join(",")}`]
+        : []),
     ],
   });
   return {

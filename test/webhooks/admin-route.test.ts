@@ -58,7 +58,7 @@ describe.each(doorNames)("webhook delivery log via %s", (door) => {
       status: 200,
       outcome: "success",
       error: null,
-      sent_at: "2026-01-01T00:00:00Z",
+      sent_at: "2026-01-01T00:00:00.000Z",
       next_attempt_at: null,
     });
     expect(res.json.deliveries[0].signature).toMatch(/^[A-Za-z0-9+/]{27}=$/);

@@ -2,7 +2,6 @@
 import { z } from "zod";
 import { errors } from "../../domain/errors.js";
 import type { DeliveryAttempt } from "../../webhooks/delivery-log.js";
-import { iso8601 } from "../format.js";
 import { jsonResponse } from "../respond.js";
 import { defineRoute } from "../route.js";
 import { adminPathParams } from "./path-params.js";
@@ -50,7 +49,7 @@ const deliveryResource = z.lazy(() =>
     call_sid: z.string().nullable(),
     message_sid: z.string().nullable(),
     ordering_key: z.string().nullable(),
-    sent_at: z.string(),
+    sent_at: z.string().describe("When the attempt was sent (sandbox clock), ISO 8601 with milliseconds"),
     status: z.number().nullable(),
     outcome: z.enum(outcomes),
     error: z.string().nullable(),
@@ -61,6 +60,9 @@ const deliveryResource = z.lazy(() =>
     next_attempt_at: z.string().nullable(),
   }),
 );
+
+/** Milliseconds kept, as every other admin time: a markup fetch and the status change it caused may share a second. */
+const isoMs = (ms: number) => new Date(ms).toISOString();
 
 export const renderAttempt = (a: DeliveryAttempt): z.infer<typeof deliveryResource> => ({
   id: a.id,
@@ -75,7 +77,7 @@ export const renderAttempt = (a: DeliveryAttempt): z.infer<typeof deliveryResour
   call_sid: a.callSid,
   message_sid: a.messageSid,
   ordering_key: a.orderingKey,
-  sent_at: iso8601(a.at),
+  sent_at: isoMs(a.at),
   status: a.status,
   outcome: a.outcome,
   error: a.error,
@@ -83,7 +85,7 @@ export const renderAttempt = (a: DeliveryAttempt): z.infer<typeof deliveryResour
   cookie: a.cookie,
   set_cookies: a.setCookies,
   response_body: a.responseBody,
-  next_attempt_at: a.nextAttemptAt === null ? null : iso8601(a.nextAttemptAt),
+  next_attempt_at: a.nextAttemptAt === null ? null : isoMs(a.nextAttemptAt),
 });
 
 const defaultLimit = 100;

@@ -10,16 +10,21 @@ export const token = {
     else sessionStorage.removeItem(tokenKey);
     feed.restart();
   },
-  /** Called with true when the server asks for a token (401/403). */
-  onNeeded(listener) {
+  /**
+   * Called with `{ status, message }` when the server refuses the inspector's access (401: no token, 403: a
+   * wrong token, a Host name it does not answer), with the server's own message.
+   */
+  onRefused(listener) {
     authListeners.add(listener);
     return () => authListeners.delete(listener);
   },
 };
 
+/** Every request says it is the inspector's: the server logs the page's reads at debug, not info. */
 const headers = (extra = {}) => {
   const value = token.get();
-  return value ? { ...extra, authorization: `Bearer ${value}` } : extra;
+  const own = { ...extra, "x-voice-sandbox-client": "inspector" };
+  return value ? { ...own, authorization: `Bearer ${value}` } : own;
 };
 
 export class ApiError extends Error {
@@ -44,15 +49,57 @@ export async function api(method, path, body, contentType = "application/json") 
   const res = await fetch(path, init);
   const text = await res.text();
   const json = text && (res.headers.get("content-type") ?? "").includes("json") ? JSON.parse(text) : null;
-  if (res.status === 401 || res.status === 403) for (const listener of authListeners) listener(true);
-  if (!res.ok) throw new ApiError(res.status, json?.error?.message ?? json?.message ?? `HTTP ${res.status}`);
+  const message = json?.error?.message ?? json?.message ?? `HTTP ${res.status}`;
+  if (path.startsWith("/__sandbox/")) refused(res.status, message);
+  if (!res.ok) throw new ApiError(res.status, message);
+  return json;
+}
+
+/** Tells the page the admin API refused it (the account API's own 401s are the caller's to show). */
+function refused(status, message) {
+  if (status !== 401 && status !== 403) return;
+  for (const listener of authListeners) listener({ status, message });
+}
+
+/** The admin error's message of a refused read whose body was not read yet. */
+async function refusal(res) {
+  try {
+    const json = await res.json();
+    return json?.error?.message ?? json?.message ?? `HTTP ${res.status}`;
+  } catch {
+    return `HTTP ${res.status}`;
+  }
+}
+
+/**
+ * A write to the account API as the account itself (the admin token is refused there): its credentials read
+ * through the admin API, then a form POST with HTTP Basic, as the account's own client sends it. Throws
+ * ApiError with the account API's message.
+ */
+export async function accountPost(accountSid, path, form) {
+  const credentials = await api("GET", `/__sandbox/accounts/${accountSid}/credentials`);
+  const res = await fetch(`/2010-04-01/Accounts/${accountSid}${path}`, {
+    method: "POST",
+    headers: {
+      "x-voice-sandbox-client": "inspector",
+      authorization: `Basic ${btoa(`${accountSid}:${credentials.auth_token}`)}`,
+      "content-type": "application/x-www-form-urlencoded",
+    },
+    body: new URLSearchParams(form).toString(),
+  });
+  const json = await res.json().catch(() => null);
+  if (!res.ok) throw new ApiError(res.status, json?.message ?? `HTTP ${res.status}`);
   return json;
 }
 
 /** The raw answer as a Blob (snapshot download). */
 export async function download(path) {
   const res = await fetch(path, { headers: headers() });
-  if (!res.ok) throw new ApiError(res.status, `HTTP ${res.status}`);
+  if (!res.ok) {
+    const message = await refusal(res);
+    refused(res.status, message);
+    throw new ApiError(res.status, message);
+  }
   return res.blob();
 }
 
@@ -87,6 +134,7 @@ export const feed = (() => {
     while (controller === mine) {
       try {
         const res = await fetch("/__sandbox/ui/api/feed", { headers: headers(), signal: mine.signal });
+        if (res.status === 401 || res.status === 403) refused(res.status, await refusal(res));
         if (!res.ok || !res.body) throw new Error(`feed answered ${res.status}`);
         setConnected(true);
         const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();

@@ -1,6 +1,7 @@
-// The inspector's shell: navigation, the admin token prompt, the live feed's state, and the page for the address.
+// The inspector's shell: navigation, what the server refused (token, Host), the live feed's state, and the page for the address.
 import { render } from "preact";
 import { useEffect, useState } from "preact/hooks";
+import { AccessProblem } from "./access.js";
 import { feed, token } from "./api.js";
 import { html } from "./html.js";
 import { CallPage } from "./pages/call-page.js";
@@ -25,21 +26,6 @@ const currentRoute = () => {
   return { section: parts[0] ?? "calls", id: parts[1] ?? null };
 };
 
-function TokenPrompt({ onDone }) {
-  const [value, setValue] = useState("");
-  return html`<form class="token card" onSubmit=${(e) => {
-    e.preventDefault();
-    token.set(value.trim());
-    onDone();
-  }}>
-    <h2>Admin token</h2>
-    <p>This sandbox has an admin token. Enter it to see its state (kept for this tab only).</p>
-    <label for="token-input">Admin token</label>
-    <input id="token-input" type="password" autocomplete="off" value=${value} onInput=${(e) => setValue(e.currentTarget.value)} />
-    <button type="submit">Use token</button>
-  </form>`;
-}
-
 function Page({ route }) {
   switch (route.section) {
     case "calls":
@@ -61,12 +47,18 @@ function Page({ route }) {
 
 function App() {
   const [route, setRoute] = useState(currentRoute());
-  const [needsToken, setNeedsToken] = useState(false);
+  // The server's refusal ({ status, message }) while it refuses the page, else null.
+  const [access, setAccess] = useState(null);
   const [live, setLive] = useState(false);
   useEffect(() => {
     const onHash = () => setRoute(currentRoute());
     addEventListener("hashchange", onHash);
-    const offToken = token.onNeeded(() => setNeedsToken(true));
+    // The same refusal again (the feed retries each second) keeps the form as it is.
+    const offToken = token.onRefused((problem) =>
+      setAccess((now) =>
+        now && now.status === problem.status && now.message === problem.message ? now : problem,
+      ),
+    );
     const offStatus = feed.onStatus(setLive);
     feed.start();
     return () => {
@@ -99,7 +91,7 @@ function App() {
       <span class=${`feed ${live ? "on" : "off"}`} role="status">${live ? "Live" : "Connecting…"}</span>
     </header>
     <main id="main" tabindex="-1">
-      ${needsToken ? html`<${TokenPrompt} onDone=${() => setNeedsToken(false)} />` : html`<${Page} route=${route} />`}
+      ${access ? html`<${AccessProblem} problem=${access} onDone=${() => setAccess(null)} />` : html`<${Page} route=${route} />`}
     </main>
   `;
 }

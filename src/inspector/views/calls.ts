@@ -4,10 +4,15 @@ import type { Transcription } from "../../domain/transcription.js";
 import { renderAttempt } from "../../http/admin-api/webhooks.js";
 import { chooseIndex, walkPage, walkTable } from "../../http/list-walk.js";
 import type { SandboxCore } from "../../sandbox.js";
+import { type ClearMark, markOf, searched, shownAfter, sinceTime } from "./search.js";
 
 export interface CallListFilter {
   account?: string | undefined;
   status?: string | undefined;
+  /** A call sid, or a number the calls are from or to (as stored: E.164, `client:name`, a SIP address). */
+  q?: string | undefined;
+  /** Hides the calls a "clear" saw. */
+  mark?: ClearMark | undefined;
   limit: number;
 }
 
@@ -33,13 +38,33 @@ const callIndexes = {
   status: ["status"],
 } as const;
 
+const callSid = /^CA[0-9a-f]{32}$/;
+
 export function listCalls(sandbox: SandboxCore, filter: CallListFilter) {
   const { calls } = sandbox.store;
+  const mark = filter.mark;
+  const found = searched(calls, filter.q, callSid);
   // Walked newest first and left once the page is full: the list costs the same however many calls exist.
-  const choice = chooseIndex(callIndexes, (name) => filter[name as "account" | "status"]);
-  const page = walkPage(walkTable(calls, choice, true), { skip: 0, take: filter.limit }).rows;
-  const total = choice.index === undefined ? calls.size : calls.count(choice.index, choice.key!);
-  return { calls: page.map(summary), total };
+  const choice = found
+    ? { covered: new Set<string>() }
+    : chooseIndex(callIndexes, (name) => filter[name as "account" | "status"]);
+  const covers = (name: string) => choice.covered.has(name);
+  const tests = [
+    filter.account && !covers("account") ? (c: Call) => c.account_sid === filter.account : undefined,
+    filter.status && !covers("status") ? (c: Call) => c.status === filter.status : undefined,
+    mark ? shownAfter(mark) : undefined,
+  ].filter((test) => test !== undefined);
+  const rows = sinceTime(found ?? walkTable(calls, choice, true), mark?.at);
+  const matches = tests.length === 0 ? undefined : (c: Call) => tests.every((test) => test(c));
+  // A plain list counts its calls by index; a searched or cleared one counts what it walked.
+  const counted = found !== undefined || mark !== undefined;
+  const page = walkPage(rows, { skip: 0, take: filter.limit, matches, total: counted });
+  const total = counted
+    ? page.total!
+    : choice.index === undefined
+      ? calls.size
+      : calls.count(choice.index, choice.key!);
+  return { calls: page.rows.map(summary), total, mark: markOf(calls) };
 }
 
 /** Everything about one call the inspector draws: its record, legs, timeline, recordings, webhooks, charges. */

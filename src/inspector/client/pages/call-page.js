@@ -77,8 +77,8 @@ export function CallPage({ sid }) {
         ${markups.map(
           (m) => html`<li class="card">
             <p><span class="mono">${m.method} ${m.url}</span> → <strong>${m.status ?? m.error}</strong> <span class="muted">${offset(Date.parse(m.sent_at) - start)} · ${m.latency_ms} ms</span></p>
-            <details><summary>Request parameters</summary><${Params} params=${m.params} label="Markup request parameters" /></details>
-            ${m.response_body ? html`<pre class="document" aria-label="Returned document">${m.response_body}</pre>` : null}
+            <details><summary>Request parameters (${Object.keys(m.params ?? {}).length})</summary><${Params} params=${m.params} label="Markup request parameters" /></details>
+            ${m.response_body ? html`<figure class="returned"><figcaption>Returned markup${m.status ? ` (HTTP ${m.status})` : ""}</figcaption><pre class="document">${m.response_body}</pre></figure>` : html`<p class="muted">No markup returned.</p>`}
           </li>`,
         )}
       </ol>

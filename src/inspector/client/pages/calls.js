@@ -1,6 +1,7 @@
-// The calls list: newest first, filtered by account and status, kept current by the live feed.
+// The calls list: newest first, filtered by account, status, a sid or a number, clearable, kept current by the live feed.
 import { useState } from "preact/hooks";
 import { api } from "../api.js";
+import { SearchBar, searchParams, useCleared } from "../cleared.js";
 import { dateTime, price, seconds } from "../format.js";
 import { html } from "../html.js";
 import { tableChanged, useLive } from "../live.js";
@@ -15,13 +16,20 @@ export function StatusBadge({ status }) {
 export function CallsPage() {
   const [account, setAccount] = useState("");
   const [status, setStatus] = useState("");
+  const [q, setQ] = useState("");
+  const [mark, clear, showAll] = useCleared("calls");
   const overview = useOverview();
-  const query = new URLSearchParams({ ...(account ? { account } : {}), ...(status ? { status } : {}) });
+  const query = new URLSearchParams({
+    ...(account ? { account } : {}),
+    ...(status ? { status } : {}),
+    ...searchParams(q, mark),
+  });
   const list = useLive(
     () => api("GET", `/__sandbox/ui/api/calls?${query}`),
-    [account, status],
+    [account, status, q, mark],
     tableChanged("calls"),
   );
+  const narrowed = q !== "" || mark !== null;
 
   return html`
     <h1>Calls</h1>
@@ -38,8 +46,10 @@ export function CallsPage() {
           ${statuses.map((s) => html`<option value=${s}>${s}</option>`)}
         </select>
       </label>
-      <span class="muted" aria-live="polite">${list.data ? `${list.data.total} call${list.data.total === 1 ? "" : "s"}` : ""}</span>
+      <span class="muted" aria-live="polite">${list.data ? `${list.data.total} call${list.data.total === 1 ? "" : "s"}${mark ? " since the list was cleared" : ""}` : ""}</span>
     </div>
+    <${SearchBar} id="calls-q" what="calls" placeholder="a call sid or a number" onSearch=${setQ}
+      mark=${mark} onClear=${() => clear(list.data?.mark)} onShowAll=${showAll} />
     ${list.error ? html`<p class="error" role="alert">${list.error.message}</p>` : null}
     <div class="table-wrap">
       <table class="list">
@@ -59,7 +69,13 @@ export function CallsPage() {
           )}
         </tbody>
       </table>
-      ${list.data && list.data.calls.length === 0 ? html`<p class="empty">No calls yet. Ring a number from the <a href="#/phone">phone</a>.</p>` : null}
+      ${
+        list.data && list.data.calls.length === 0
+          ? narrowed
+            ? html`<p class="empty">No calls${q ? ` match “${q}”` : ""}${mark ? " since the list was cleared" : ""}.</p>`
+            : html`<p class="empty">No calls yet. Ring a number from the <a href="#/phone">phone</a>.</p>`
+          : null
+      }
     </div>
   `;
 }

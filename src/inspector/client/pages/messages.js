@@ -1,6 +1,8 @@
-// Messages as conversations: one thread per pair of numbers, bubbles on each side, status and segments under each.
+// Messages as conversations: one thread per pair of numbers, bubbles on each side, status and segments under each;
+// filtered by account, status, a sid or a number, and clearable.
 import { useState } from "preact/hooks";
 import { api } from "../api.js";
+import { SearchBar, searchParams, useCleared } from "../cleared.js";
 import { dateTime } from "../format.js";
 import { html } from "../html.js";
 import { StoredLink } from "../links.js";
@@ -23,31 +25,69 @@ export function Thread({ messages, mine }) {
   </ol>`;
 }
 
+const statuses = [
+  "queued",
+  "sending",
+  "sent",
+  "failed",
+  "delivered",
+  "undelivered",
+  "receiving",
+  "received",
+  "accepted",
+  "scheduled",
+  "read",
+  "partially_delivered",
+  "canceled",
+];
+
 export function MessagesPage() {
   const [account, setAccount] = useState("");
+  const [status, setStatus] = useState("");
   const [thread, setThread] = useState("");
+  const [q, setQ] = useState("");
+  const [mark, clear, showAll] = useCleared("messages");
   const overview = useOverview();
-  const query = new URLSearchParams({ ...(account ? { account } : {}), ...(thread ? { thread } : {}) });
+  const query = new URLSearchParams({
+    ...(account ? { account } : {}),
+    ...(status ? { status } : {}),
+    ...(thread ? { thread } : {}),
+    ...searchParams(q, mark),
+  });
   const list = useLive(
     () => api("GET", `/__sandbox/ui/api/conversations?${query}`),
-    [account, thread],
+    [account, status, thread, q, mark],
     tableChanged("messages"),
   );
   const mine = new Set((overview.data?.numbers ?? []).map((n) => n.number));
   const current = list.data?.thread;
+  // A new filter shows its own first conversation, not one it may have left out.
+  const narrow = (set) => (value) => {
+    set(value);
+    setThread("");
+  };
+  const narrowed = q !== "" || mark !== null || status !== "";
   return html`
     <h1>Messages</h1>
-    <div class="filters">
+    <div class="filters" role="group" aria-label="Filter messages">
       <label>Account
-        <select value=${account} onChange=${(e) => {
-          setAccount(e.currentTarget.value);
-          setThread("");
-        }}>
+        <select value=${account} onChange=${(e) => narrow(setAccount)(e.currentTarget.value)}>
           <option value="">All accounts</option>
           ${(overview.data?.accounts ?? []).map((a) => html`<option value=${a.sid}>${a.name}</option>`)}
         </select>
       </label>
+      <label>Status
+        <select value=${status} onChange=${(e) => narrow(setStatus)(e.currentTarget.value)}>
+          <option value="">Any status</option>
+          ${statuses.map((s) => html`<option value=${s}>${s}</option>`)}
+        </select>
+      </label>
     </div>
+    <${SearchBar} id="messages-q" what="messages" placeholder="a message sid or a number" onSearch=${narrow(setQ)}
+      mark=${mark} onClear=${() => {
+        setThread("");
+        clear(list.data?.mark);
+      }} onShowAll=${showAll} />
     ${list.error ? html`<p class="error" role="alert">${list.error.message}</p>` : null}
     <div class="messenger">
       <nav aria-label="Conversations">
@@ -61,7 +101,13 @@ export function MessagesPage() {
             </button></li>`,
           )}
         </ul>
-        ${list.data && list.data.conversations.length === 0 ? html`<p class="empty">No messages yet. Text a number from the <a href="#/phone">phone</a>.</p>` : null}
+        ${
+          list.data && list.data.conversations.length === 0
+            ? narrowed
+              ? html`<p class="empty">No messages${q ? ` match “${q}”` : ""}${status ? ` with status ${status}` : ""}${mark ? " since the list was cleared" : ""}.</p>`
+              : html`<p class="empty">No messages yet. Text a number from the <a href="#/phone">phone</a>.</p>`
+            : null
+        }
       </nav>
       <section aria-label="Conversation">${list.data ? html`<${Thread} messages=${list.data.messages} mine=${mine} />` : null}</section>
     </div>

@@ -1,4 +1,5 @@
-// A phone: ring one of the sandbox's numbers from any caller ID and act as the caller; text a number and read the reply.
+// A phone: ring one of the sandbox's numbers from any caller ID and act as the caller (and see why a call ended); text
+// a number and read the reply; set what each number runs.
 import { useEffect, useState } from "preact/hooks";
 import { api } from "../api.js";
 import { isLive } from "../format.js";
@@ -9,6 +10,27 @@ import { CallControls } from "./call-controls.js";
 import { Heard, useCall } from "./call-page.js";
 import { StatusBadge } from "./calls.js";
 import { Thread } from "./messages.js";
+import { NumberSettings } from "./numbers.js";
+
+/** What to do about an alert the phone shows, when its message alone does not say. */
+const remedy = (alert) =>
+  alert.code === 11200 && alert.message.includes("no URL is configured")
+    ? "The number has no Voice URL: set one under Numbers below, then ring again."
+    : null;
+
+/** Why the call went as it did: the alerts it raised (a markup fetch that failed, a verb refused). */
+function CallAlerts({ alerts }) {
+  if (alerts.length === 0) return null;
+  return html`<div class="call-alerts" role="alert">
+    <h3>Alerts</h3>
+    <ul>
+      ${alerts.map(
+        (a) =>
+          html`<li class=${a.level === "warning" ? "warning" : "error"}><strong>${a.code}</strong> ${a.message}${remedy(a) ? html`<br /><span>${remedy(a)}</span>` : null}</li>`,
+      )}
+    </ul>
+  </div>`;
+}
 
 function ActiveCall({ sid }) {
   const { data } = useCall(sid);
@@ -16,7 +38,8 @@ function ActiveCall({ sid }) {
   const { call } = data;
   return html`<div class="active-call" aria-label="Current call">
     <p><${StatusBadge} status=${call.status} /> ${call.from} → ${call.to} · <a href=${`#/calls/${call.sid}`}>timeline</a></p>
-    ${isLive(call.status) ? html`<${CallControls} sid=${call.sid} />` : html`<p>The call has ended.</p>`}
+    ${isLive(call.status) ? html`<${CallControls} sid=${call.sid} />` : html`<p>The call has ended (${call.status}).</p>`}
+    <${CallAlerts} alerts=${data.alerts} />
     <h3>What the app says</h3>
     <div aria-live="polite"><${Heard} heard=${data.heard} /></div>
   </div>`;
@@ -106,5 +129,6 @@ export function PhonePage() {
         ${sent ? html`<div aria-live="polite"><${SmsThread} a=${sent.a} b=${sent.b} /></div>` : null}
       </section>
     </div>
+    <${NumberSettings} numbers=${numbers} />
   `;
 }

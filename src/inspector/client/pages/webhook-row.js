@@ -1,6 +1,7 @@
 // One webhook delivery: what was sent (URL, parameters, signature), what came back, how long it took; and resend.
 import { useState } from "preact/hooks";
 import { api } from "../api.js";
+import { timeOf } from "../format.js";
 import { html } from "../html.js";
 
 export function Params({ params, label }) {
@@ -34,7 +35,7 @@ export function WebhookRow({ delivery: d }) {
         <span class="badge">${d.kind}</span>
         <span class="mono">${d.method} ${d.url}</span>
         <span class=${`answer ${d.outcome}`}>${d.status ?? "no answer"}${d.attempt > 1 ? ` · attempt ${d.attempt}` : ""}</span>
-        <span class="muted">${d.latency_ms} ms · ${d.sent_at.slice(11, 23)}</span>
+        <span class="muted">${d.latency_ms} ms · ${timeOf(d.sent_at)}</span>
       </summary>
       <div class="delivery-body">
         <h4>Request parameters</h4>
@@ -42,7 +43,7 @@ export function WebhookRow({ delivery: d }) {
         <p><strong>Signature</strong> <code>${d.signature}</code></p>
         <p><strong>Idempotency token</strong> <code>${d.idempotency_token}</code></p>
         <h4>Answer</h4>
-        <p>${d.status === null ? d.error : `HTTP ${d.status}`}${d.error && d.status !== null ? ` (${d.error})` : ""}${d.next_attempt_at ? ` · retry at ${d.next_attempt_at.slice(11, 23)}` : ""}</p>
+        <p>${d.status === null ? d.error : `HTTP ${d.status}`}${d.error && d.status !== null ? ` (${d.error})` : ""}${d.next_attempt_at ? ` · retry at ${timeOf(d.next_attempt_at)}` : ""}</p>
         ${d.response_body ? html`<pre class="document">${d.response_body}</pre>` : null}
       </div>
     </details>
