@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { parse } from "yaml";
 import { z } from "zod";
 import { parsedBy } from "../domain/fields.js";
+import { parseRetention } from "../engine/context/retention.js";
 import { parsePublicUrl } from "./public-url.js";
 
 /** What a config file may set; names as the long options, in kebab-case or camelCase. */
@@ -26,6 +27,7 @@ export const configFileSchema = z.strictObject({
   eventLimit: z.number().int().min(0).optional(),
   eventMaxAge: z.union([z.string(), z.number()]).transform(String).optional(),
   callTimelineLimit: z.number().int().min(0).optional(),
+  retain: z.union([z.string(), z.number()]).transform(parsedBy(parseRetention)).optional(),
   shutdownGrace: z.union([z.string(), z.number()]).transform(String).optional(),
 });
 export type ConfigFile = z.infer<typeof configFileSchema>;
