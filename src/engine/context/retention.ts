@@ -26,7 +26,8 @@ export const retainedKinds = [
   "conferences",
   "ledger",
 ] as const;
-type Kind = (typeof retainedKinds)[number];
+export type RetainedKind = (typeof retainedKinds)[number];
+type Kind = RetainedKind;
 
 interface Row {
   sid: string;
@@ -77,18 +78,46 @@ export function parseRetention(input: string | number): RecordRetention | false 
  * usage records keep their totals; an account's newest ledger entry stays, since its balance reads it.
  * Run it inside a transaction: what it drops is journaled as any change is.
  */
-export function enforceRetention(ctx: EngineContext, limit = dropsPerCommit): boolean {
+export function enforceRetention(ctx: EngineContext, state: RetentionState, limit = dropsPerCommit): boolean {
   const retention = ctx.recordRetention;
   if (!retention) return false;
   const maxCount = retention.maxCount ?? Number.POSITIVE_INFINITY;
   const cutoff =
     retention.maxAgeMs === undefined ? Number.NEGATIVE_INFINITY : ctx.clock.now() - retention.maxAgeMs;
+  if (++state.passes % lookAgainEvery === 0) state.fronts.clear();
   let left = false;
   for (const kind of retainedKinds) {
-    if (dropKind(ctx, kind, maxCount, cutoff, limit)) left = true;
+    let front = state.fronts.get(kind);
+    if (!front) {
+      front = { after: undefined, count: 0 };
+      state.fronts.set(kind, front);
+    }
+    if (dropKind(ctx, kind, front, { maxCount, cutoff, limit })) left = true;
   }
   return left;
 }
+
+/**
+ * The oldest finished rows of a kind that could not go when last looked at (an account's newest charge, a
+ * call whose transcription runs), passed over: each pass starts after them, so however many there are
+ * (one per idle account), the rows behind them still go. They are looked at again every `lookAgainEvery`
+ * passes, and whenever the last of them is gone.
+ */
+export interface Front {
+  /** The newest row passed over: every finished row up to it is passed over or gone. */
+  after: string | undefined;
+  count: number;
+}
+
+/** What the passes of one sandbox remember between commits. */
+export interface RetentionState {
+  fronts: Map<RetainedKind, Front>;
+  passes: number;
+}
+
+const lookAgainEvery = 1024;
+
+export const createRetentionState = (): RetentionState => ({ fronts: new Map(), passes: 0 });
 
 /** How many finished rows a kind holds, and those rows oldest first (every ledger entry counts as finished). */
 function finishedRows(
@@ -105,38 +134,54 @@ function finishedRows(
 }
 
 /** Drops up to `limit` rows of a kind beyond the bound; true when some is still left over. */
-function dropKind(ctx: EngineContext, kind: Kind, maxCount: number, cutoff: number, limit: number): boolean {
+function dropKind(
+  ctx: EngineContext,
+  kind: Kind,
+  front: Front,
+  bound: { maxCount: number; cutoff: number; limit: number },
+): boolean {
   const { store } = ctx;
+  const { maxCount, cutoff, limit } = bound;
   // After a restart the indexes are filed a step at a time: this waits for them rather than filing them at once.
   if (store[kind].indexesPending) return false;
-  let excess = finishedRows(store, kind, undefined).count - maxCount;
+  // The last row passed over gone, or the oldest now free to go (a transcription done): start again in front.
+  if (front.after !== undefined && (!store[kind].has(front.after) || oldestMayGo(store, kind))) {
+    front.after = undefined;
+    front.count = 0;
+  }
+  // The rows passed over are among the oldest, and stay: the excess is what is left to drop behind them.
+  let excess = finishedRows(store, kind, undefined).count - maxCount - front.count;
   if (excess <= 0 && cutoff === Number.NEGATIVE_INFINITY) return false;
   let dropped = 0;
   let passedOver = 0;
-  /** The newest row passed over so far: the rows before it are gone or stay. */
-  let after: string | undefined;
   while (dropped < limit) {
     // Read before any row goes: a table must not change while it is walked.
     const candidates: Row[] = [];
-    for (const row of finishedRows(store, kind, after).rows) {
+    for (const row of finishedRows(store, kind, front.after).rows) {
       if (candidates.length >= Math.max(excess, 0) && row.created_at >= cutoff) break;
       candidates.push(row);
       if (candidates.length >= limit - dropped) break;
     }
     if (candidates.length === 0) return false;
     for (const row of candidates) {
+      excess -= 1;
       const group = groupOf(store, kind, row);
-      if (!group) {
-        after = row.sid;
-        if (++passedOver >= passOverLimit) return true;
+      if (group) {
+        drop(ctx, group);
+        dropped += 1;
         continue;
       }
-      drop(ctx, group);
-      dropped += 1;
-      excess -= 1;
+      front.after = row.sid;
+      front.count += 1;
+      if (++passedOver >= passOverLimit) return true;
     }
   }
   return true;
+}
+
+function oldestMayGo(store: Store, kind: Kind): boolean {
+  const oldest = finishedRows(store, kind, undefined).rows.next();
+  return !oldest.done && groupOf(store, kind, oldest.value) !== null;
 }
 
 /** The row and what goes with it; null when something of it is still under way, or holds a balance. */
@@ -231,15 +276,16 @@ export interface RetentionControl {
 
 export function createRetentionControl(ctx: EngineContext): RetentionControl {
   const bound = ctx.recordRetention ?? false;
+  const state = createRetentionState();
   const control: RetentionControl = {
     bound,
     pause: () => ctx.store.onCommit(null),
     resume: () => {
-      if (bound) ctx.store.onCommit(() => enforceRetention(ctx));
+      if (bound) ctx.store.onCommit(() => enforceRetention(ctx, state));
     },
     *sweep(perStep = 1000) {
       if (!bound) return;
-      while (ctx.store.transact(() => enforceRetention(ctx, perStep))) yield;
+      while (ctx.store.transact(() => enforceRetention(ctx, state, perStep))) yield;
     },
   };
   control.resume();
