@@ -34,6 +34,11 @@ if (typeof process.send === "function") {
           maxMs: delay.max / 1e6,
         },
         gc,
+        spaces: v8.getHeapSpaceStatistics().map((space) => ({
+          name: space.space_name,
+          size: space.space_size,
+          used: space.space_used_size,
+        })),
       });
       delay.reset();
       gc = emptyGc();

@@ -1,6 +1,6 @@
 // Steady mixed load (`npx tsx bench/steady-load.ts`): the built server with a data directory, a fixed rate of message creates, calls that finish, lists and fetches, and per minute its memory, its latency and its pauses.
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { Agent, request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,6 +12,8 @@ export interface Probe {
   memory: NodeJS.MemoryUsage;
   loop: { p50Ms: number; p99Ms: number; maxMs: number };
   gc: { count: number; totalMs: number; maxMs: number; major: number; majorMs: number; majorMaxMs: number };
+  /** V8's heap spaces: bytes reserved and used. */
+  spaces: { name: string; size: number; used: number }[];
 }
 
 export interface SteadyMinute {
@@ -124,39 +126,43 @@ export async function startProbedServer(args: string[], nodeFlags: string[] = []
 
 const agent = new Agent({ keepAlive: true, maxSockets: 64 });
 
-/** One request on a kept-alive connection: its status, body and real milliseconds. */
+const carrierAuthorization = "Bearer carrier_sandbox_key_0000000000000000";
+
+/**
+ * One request on a kept-alive connection: its status, body and real milliseconds. `as`: the account with a
+ * form body (the default), the admin API with a JSON body, or the carrier.
+ */
 export function call(
   base: string,
   method: string,
   path: string,
-  form?: string,
+  body?: string,
+  as: "form" | "json" | "carrier" = "form",
 ): Promise<{ status: number; body: string; ms: number }> {
   const started = performance.now();
+  const headers: Record<string, string> =
+    as === "carrier"
+      ? { authorization: carrierAuthorization }
+      : as === "json"
+        ? { "content-type": "application/json" }
+        : {
+            authorization,
+            ...(body === undefined ? {} : { "content-type": "application/x-www-form-urlencoded" }),
+          };
   return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      base + path,
-      {
-        method,
-        agent,
-        headers: {
-          authorization,
-          ...(form === undefined ? {} : { "content-type": "application/x-www-form-urlencoded" }),
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("end", () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            body: Buffer.concat(chunks).toString(),
-            ms: performance.now() - started,
-          }),
-        );
-      },
-    );
+    const req = httpRequest(base + path, { method, agent, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("end", () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          body: Buffer.concat(chunks).toString(),
+          ms: performance.now() - started,
+        }),
+      );
+    });
     req.on("error", reject);
-    req.end(form);
+    req.end(body);
   });
 }
 
@@ -200,17 +206,29 @@ export async function runSteadyLoad(
     args?: string[];
     /** Minutes after which a heap snapshot is written (to compare object counts by constructor). */
     snapshotsAt?: number[];
+    /** After the last minute, wait for calls to end, collect garbage and write a heap snapshot. */
+    finalSnapshot?: boolean;
+    /** Without a data directory (to tell what persistence costs). */
+    memoryOnly?: boolean;
+    /** More Node flags for the server (`--cpu-prof`, a heap limit). */
+    nodeFlags?: string[];
     log?: (line: string) => void;
   } = {},
 ): Promise<SteadyResult> {
   const minutes = options.minutes ?? 12;
   const rate = options.rate ?? 200;
   const log = options.log ?? console.log;
-  const dir = mkdtempSync(join(tmpdir(), "voice-sandbox-steady-"));
+  // BENCH_STEADY_DIR: where the data directory goes (a tmpfs such as /dev/shm takes the disk out of the figures).
+  const dir = mkdtempSync(join(process.env.BENCH_STEADY_DIR ?? tmpdir(), "voice-sandbox-steady-"));
   const dataDir = join(dir, "data");
   const server = await startProbedServer(
-    ["--data-dir", dataDir, "--fixtures", richFixtures(dir), ...(options.args ?? [])],
-    startScriptNodeFlags(),
+    [
+      ...(options.memoryOnly ? [] : ["--data-dir", dataDir]),
+      "--fixtures",
+      richFixtures(dir),
+      ...(options.args ?? []),
+    ],
+    [...startScriptNodeFlags(), "--expose-gc", ...(options.nodeFlags ?? [])],
   );
   const recent = { calls: [] as string[], messages: [] as string[] };
   const result: SteadyMinute[] = [];
@@ -222,8 +240,16 @@ export async function runSteadyLoad(
   const snapshotsAt = [...(options.snapshotsAt ?? [])];
   let sent = 0;
   let inFlight = 0;
+  // Whether the data directory is writing a snapshot (its temporary file exists), sampled every 50 ms: the
+  // latency of requests sent meanwhile is kept apart.
+  let compacting = false;
+  const watch = setInterval(() => {
+    compacting = existsSync(join(dataDir, "snapshot.ndjson.tmp"));
+  }, 50);
+  const during: number[] = [];
+  const outside: number[] = [];
   log(
-    `Steady load: ${rate} req/s for ${minutes} min against dist/server/cli.cjs serve --data-dir ${dataDir} ${(options.args ?? []).join(" ")}`,
+    `Steady load: ${rate} req/s for ${minutes} min against dist/server/cli.cjs serve ${options.memoryOnly ? "" : `--data-dir ${dataDir} `}${(options.args ?? []).join(" ")}`,
   );
   try {
     for (let minute = 1; minute <= minutes; minute++) {
@@ -234,10 +260,12 @@ export async function runSteadyLoad(
         for (; sent < due; sent++) {
           const [method, path, form] = requestFor(sent, recent);
           inFlight++;
+          const whileCompacting = compacting;
           call(server.url, method, path, form).then(
             (answer) => {
               inFlight--;
               latencies.push(answer.ms);
+              (whileCompacting ? during : outside).push(answer.ms);
               if (answer.status >= 400) {
                 errors++;
                 firstError ??= `${method} ${path} ${answer.status} ${answer.body.slice(0, 200)}`;
@@ -283,8 +311,25 @@ export async function runSteadyLoad(
         log(`  heap snapshot: ${file}`);
       }
     }
+    if (options.finalSnapshot) {
+      // The load stopped: once the calls under way are over, what the heap still holds is what stays.
+      await sleep(15_000);
+      const settled = await server.probe(true);
+      log(
+        `  after the load, collected: RSS ${mb(settled.memory.rss).toFixed(0)} MB heap ${mb(settled.memory.heapUsed).toFixed(0)}/${mb(settled.memory.heapTotal).toFixed(0)} MB`,
+      );
+      log(`  heap snapshot: ${await server.heapSnapshot(join(dir, "final.heapsnapshot"))}`);
+    }
   } finally {
+    clearInterval(watch);
     await server.stop();
+  }
+  if (!options.memoryOnly) {
+    const sortedDuring = during.sort((a, b) => a - b);
+    const sortedOutside = outside.sort((a, b) => a - b);
+    log(
+      `  while a snapshot was written: ${sortedDuring.length} requests, p50 ${percentile(sortedDuring, 50).toFixed(1)} ms, p99 ${percentile(sortedDuring, 99).toFixed(1)} ms; otherwise ${sortedOutside.length}, p50 ${percentile(sortedOutside, 50).toFixed(1)} ms, p99 ${percentile(sortedOutside, 99).toFixed(1)} ms`,
+    );
   }
   if (firstError) log(`  first error: ${firstError}`);
   const sortedAll = allP99.sort((a, b) => a - b);
@@ -303,6 +348,9 @@ export async function runSteadyLoad(
   return steady;
 }
 
+/** Lets the process end: the kept-alive connections are closed. */
+export const closeConnections = () => agent.destroy();
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   const args = (process.env.BENCH_STEADY_ARGS ?? "").split(" ").filter(Boolean);
   const snapshotsAt = (process.env.BENCH_STEADY_SNAPSHOTS ?? "").split(",").filter(Boolean).map(Number);
@@ -311,6 +359,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     rate: envNumber("BENCH_STEADY_RATE", 200),
     args,
     snapshotsAt,
+    finalSnapshot: process.env.BENCH_STEADY_FINAL_SNAPSHOT === "1",
+    memoryOnly: process.env.BENCH_STEADY_MEMORY_ONLY === "1",
+    nodeFlags: (process.env.BENCH_STEADY_NODE_FLAGS ?? "").split(" ").filter(Boolean),
   });
-  agent.destroy();
+  closeConnections();
 }

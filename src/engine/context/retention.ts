@@ -119,18 +119,15 @@ const lookAgainEvery = 1024;
 
 export const createRetentionState = (): RetentionState => ({ fronts: new Map(), passes: 0 });
 
-/** How many finished rows a kind holds, and those rows oldest first (every ledger entry counts as finished). */
-function finishedRows(
-  store: Store,
-  kind: Kind,
-  after: string | undefined,
-): { count: number; rows: Generator<Row> } {
-  if (kind === "ledger") return { count: store.ledger.size, rows: store.ledger.scan({ after }) };
-  const table = store[kind];
-  return {
-    count: table.count("finished", finishedKey),
-    rows: table.scan({ index: "finished", key: finishedKey, after }) as Generator<Row>,
-  };
+/** How many finished rows a kind holds (every ledger entry counts as finished). */
+function finishedCount(store: Store, kind: Kind): number {
+  return kind === "ledger" ? store.ledger.size : store[kind].count("finished", finishedKey);
+}
+
+/** A kind's finished rows, oldest first, after the row `after` when given. */
+function finishedRows(store: Store, kind: Kind, after: string | undefined): Generator<Row> {
+  if (kind === "ledger") return store.ledger.scan({ after });
+  return store[kind].scan({ index: "finished", key: finishedKey, after }) as Generator<Row>;
 }
 
 /** Drops up to `limit` rows of a kind beyond the bound; true when some is still left over. */
@@ -150,14 +147,14 @@ function dropKind(
     front.count = 0;
   }
   // The rows passed over are among the oldest, and stay: the excess is what is left to drop behind them.
-  let excess = finishedRows(store, kind, undefined).count - maxCount - front.count;
+  let excess = finishedCount(store, kind) - maxCount - front.count;
   if (excess <= 0 && cutoff === Number.NEGATIVE_INFINITY) return false;
   let dropped = 0;
   let passedOver = 0;
   while (dropped < limit) {
     // Read before any row goes: a table must not change while it is walked.
     const candidates: Row[] = [];
-    for (const row of finishedRows(store, kind, front.after).rows) {
+    for (const row of finishedRows(store, kind, front.after)) {
       if (candidates.length >= Math.max(excess, 0) && row.created_at >= cutoff) break;
       candidates.push(row);
       if (candidates.length >= limit - dropped) break;
@@ -180,7 +177,7 @@ function dropKind(
 }
 
 function oldestMayGo(store: Store, kind: Kind): boolean {
-  const oldest = finishedRows(store, kind, undefined).rows.next();
+  const oldest = finishedRows(store, kind, undefined).next();
   return !oldest.done && groupOf(store, kind, oldest.value) !== null;
 }
 
