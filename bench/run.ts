@@ -1,6 +1,8 @@
 // `npm run bench`: every benchmark, one after the other, each printing its own two figures and their ratio.
-// `npm run bench -- soak` runs only the 15-minute soak (bench/soak.ts) instead.
+// `npm run bench -- soak` runs only the 15-minute soak (bench/soak.ts) instead, `npm run bench -- retention` only the
+// memory past the bound on records (bench/retention.ts).
 import { type BenchResult, fmt, runInChild, verdict } from "./lib.js";
+import { benchRetention, type RetentionResult } from "./retention.js";
 import { benchScale, type ScaleResult } from "./scale.js";
 import { benchScenarios, type ScenarioBenchResult } from "./scenarios.js";
 import { benchServer } from "./server-vs-bare.js";
@@ -17,6 +19,16 @@ const runMswBenchmark = () => runInChild<BenchResult>("bench/msw-door.ts");
 if (process.argv.includes("soak")) {
   const soak = await benchSoak();
   process.exit(soak.ok ? 0 : 1);
+}
+
+const retentionLine = (r: RetentionResult) =>
+  `  ${r.name.padEnd(26)} heap ${r.heapAfterMb.toFixed(1)} MB after ${fmt(r.beyond)} messages past --retain ${fmt(r.bound)} against ${r.heapAtBoundMb.toFixed(1)} MB at it: ratio ${r.heapRatio.toFixed(2)} (<= 1.1), RSS ratio ${r.rssRatio.toFixed(2)} (<= 1.2) ${r.ok ? "PASS" : "GROWS"}`;
+
+if (process.argv.includes("retention")) {
+  const retention = await benchRetention();
+  console.log(`Summary (${new Date().toISOString()}, node ${process.version})`);
+  console.log(retentionLine(retention));
+  process.exit(0);
 }
 
 const results: BenchResult[] = [];
@@ -70,6 +82,14 @@ try {
   console.error(`benchmark failed: ${error instanceof Error ? error.message : String(error)}\n`);
 }
 
+let retention: RetentionResult | undefined;
+try {
+  retention = await benchRetention();
+} catch (error) {
+  crashed = true;
+  console.error(`benchmark failed: ${error instanceof Error ? error.message : String(error)}\n`);
+}
+
 let speech: SpeechBenchResult | undefined;
 try {
   speech = await benchSpeech();
@@ -106,6 +126,7 @@ if (streams)
   console.log(
     `  ${streams.name.padEnd(26)} ours ${streams.ours} streams  baseline ${streams.baseline} streams  ratio ${streams.ratio.toFixed(2)} (>= ${streams.target}) ${verdict(streams.ratio, streams.target)}; every caller speaking: ${streams.speaking}`,
   );
+if (retention) console.log(retentionLine(retention));
 if (speech)
   console.log(
     `  ${speech.name.padEnd(26)} load ${speech.loadMs.toFixed(0)} ms; ${speech.coldMsPerSecond.toFixed(1)} ms per second of speech cold, ${speech.cachedMsPerSecond.toFixed(3)} cached; 60 s WAV ${speech.wavColdMs.toFixed(0)}/${speech.wavCachedMs.toFixed(0)} ms cold/cached, MP3 ${speech.mp3Ms.toFixed(0)} ms`,

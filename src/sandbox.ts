@@ -3,11 +3,17 @@ import { createIdGenerator, type IdGeneratorState } from "./domain/ids.js";
 import { createStore, type Store } from "./domain/store.js";
 import type { StoreLoader } from "./domain/store-stream.js";
 import { createCreditHolds } from "./engine/billing/credit-holds.js";
+import { foldCharge } from "./engine/billing/usage-records.js";
 import { createCookieJars } from "./engine/callbacks/webhook-cookies.js";
 import { type CallEngine, createCallEngine } from "./engine/calls/call-engine.js";
-import type { EngineContext, EventRetention } from "./engine/context/context.js";
+import type { EngineContext, EventRetention, RecordRetention } from "./engine/context/context.js";
 import type { FaultRegistry } from "./engine/context/fault-types.js";
 import { createFaultRegistry } from "./engine/context/faults.js";
+import {
+  createRetentionControl,
+  defaultRecordRetention,
+  type RetentionControl,
+} from "./engine/context/retention.js";
 import type { Transcriber } from "./engine/media-streams/agent-utterances.js";
 import { type Clock, type ClockMode, createRealClock, createVirtualClock } from "./engine/time/clock.js";
 import { createSwitchableClock, type SwitchableClock } from "./engine/time/switchable-clock.js";
@@ -71,6 +77,13 @@ export interface SandboxOptions {
    * call's timeline (`stream.said`) and what the caller heard (a `say`). None by default (docs/engine.md).
    */
   transcriber?: Transcriber;
+  /**
+   * Finished records kept: calls, messages, conferences, recordings, transcriptions and ledger entries, each
+   * kind on its own, the oldest finished dropped first with what hangs on them (docs/limits.md). `maxCount`
+   * (default 100000 of each kind; 0 keeps none) and/or `maxAgeMs` of sandbox time (default none; it also
+   * drops carrier events that old unless `events.maxAgeMs` says otherwise); `false` keeps every record.
+   */
+  retain?: RecordRetention | false;
   /** Base of the URLs the sandbox hands out in webhooks (RecordingUrl, TranscriptionUrl). Default `https://api.voice-sandbox.test`. */
   publicBaseUrl?: string | (() => string);
 }
@@ -106,6 +119,8 @@ export interface SandboxCore {
   captureState(): StateCapture;
   /** Puts a state read by a StoreLoader in place of the live one, at once (streamed imports, restart). */
   restoreLoaded(header: StateHeader, loader: StoreLoader): void;
+  /** The bound on finished records (`retain`): paused while a data directory replays, and swept after. */
+  readonly retention: RetentionControl;
   /** What `GET /__sandbox/health` reports besides "ok" (a data directory that refuses writes). */
   readonly health: HealthBoard;
   /** Calls `listener` after `reset()` or `restore()` replaced the whole state (persistence snapshots then). */
@@ -160,6 +175,9 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
   const requests = createRequestJournal(options.journalLimit);
   const webhooks = createSandboxWebhooks(clock, options.webhooks);
   const replaced = new Set<() => void>();
+  const retain: RecordRetention | false = options.retain ?? defaultRecordRetention;
+  const eventAge = retain === false ? undefined : retain.maxAgeMs;
+  const events = eventAge !== undefined ? { maxAgeMs: eventAge, ...options.events } : options.events;
   const engine: EngineContext = {
     store,
     clock,
@@ -167,11 +185,14 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
     faults,
     webhooks,
     holds: createCreditHolds(),
-    ...(options.events ? { eventRetention: options.events } : {}),
+    ...(events ? { eventRetention: events } : {}),
+    ...(retain === false ? {} : { recordRetention: retain }),
+    usageTotals: { fold: (entry) => foldCharge(engine, entry) },
     ...(fixtures?.carrier.alphanumeric_sender_countries
       ? { alphanumericSenderCountries: fixtures.carrier.alphanumeric_sender_countries }
       : {}),
   };
+  const retention = createRetentionControl(engine);
   const settings: SandboxSettings = { carrierKey, adminToken: options.adminToken, version };
   const baseOption = options.publicBaseUrl ?? "https://api.voice-sandbox.test";
   // A function lets the standalone server name the address it actually bound (port 0 picks one).
@@ -219,6 +240,7 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
     captureState,
     restoreLoaded,
     health,
+    retention,
     webhooks,
     settle: createSettle(clock, webhooks),
     calls,

@@ -1,6 +1,7 @@
 // The store keeps every change atomic, lists in insertion order, and round-trips through snapshots.
 import { describe, expect, it } from "vitest";
 import { createStore } from "./store.js";
+import type { TableChange } from "./table.js";
 import { deriveTestCredentials } from "./test-credentials.js";
 
 const account = (sid: string, status: "active" | "suspended" = "active") => ({
@@ -84,5 +85,61 @@ describe("store subscribers", () => {
       ],
       [{ table: "accounts", op: "delete", id: sid(1) }],
     ]);
+  });
+
+  it("runs the commit hook at the end of a transaction, its changes in the same batch, a throw rolling back both", () => {
+    const store = createStore();
+    const batches: TableChange[][] = [];
+    store.subscribe((batch) => batches.push(batch));
+    let runs = 0;
+    store.onCommit(() => {
+      runs += 1;
+      // The hook's own changes do not run it again.
+      if (store.accounts.size > 2) store.accounts.delete(store.accounts.oldest()!.sid);
+    });
+    store.transact(() => {
+      store.accounts.insert(account(sid(1)));
+      store.accounts.insert(account(sid(2)));
+      store.accounts.insert(account(sid(3)));
+    });
+    expect(runs).toBe(1);
+    expect(batches).toHaveLength(1);
+    expect(batches[0]!.map((c) => c.op)).toEqual(["put", "put", "put", "delete"]);
+    expect(store.accounts.all().map((a) => a.sid)).toEqual([sid(2), sid(3)]);
+
+    store.onCommit(() => {
+      throw new Error("hook failed");
+    });
+    expect(() => store.transact(() => store.accounts.insert(account(sid(4))))).toThrow("hook failed");
+    expect(store.accounts.has(sid(4))).toBe(false);
+    expect(batches).toHaveLength(1);
+  });
+
+  it("runs the commit hook after a change made outside a transaction once the code that made it has run, in a batch of its own", async () => {
+    const store = createStore();
+    const batches: TableChange[][] = [];
+    store.subscribe((batch) => batches.push(batch));
+    let runs = 0;
+    store.onCommit(() => {
+      runs += 1;
+      while (store.accounts.size > 1) store.accounts.delete(store.accounts.oldest()!.sid);
+    });
+    store.accounts.insert(account(sid(1)));
+    store.accounts.insert(account(sid(2)));
+    expect(runs).toBe(0);
+    await Promise.resolve();
+    expect(runs).toBe(1);
+    expect(batches.map((batch) => batch.map((c) => c.op))).toEqual([["put"], ["put"], ["delete"]]);
+    store.onCommit(null);
+    store.accounts.insert(account(sid(3)));
+    await Promise.resolve();
+    expect(store.accounts.size).toBe(2);
+    // Loading and clearing replace the contents without it.
+    store.onCommit(() => {
+      runs += 1;
+    });
+    store.clear();
+    await Promise.resolve();
+    expect(runs).toBe(1);
   });
 });

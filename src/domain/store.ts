@@ -1,263 +1,36 @@
 // The sandbox's state: indexed tables, atomic multi-table changes, and plain-JSON snapshots.
-import { z } from "zod";
-import { type Account, accountSchema } from "./account.js";
-import { type ApiKey, apiKeySchema } from "./api-key.js";
 import { AppendOnlyTable } from "./append-only-table.js";
-import { type Application, applicationSchema } from "./application.js";
-import { type Call, callSchema } from "./call.js";
-import {
-  type AgentExtension,
-  agentExtensionSchema,
-  type LedgerEntry,
-  ledgerEntrySchema,
-  type RingGroup,
-  ringGroupSchema,
-  type SipTrunk,
-  sipTrunkSchema,
-  type TtsEvent,
-  ttsEventSchema,
-} from "./carrier-records.js";
-import {
-  type Conference,
-  conferenceSchema,
-  type Participant,
-  participantId,
-  participantSchema,
-} from "./conference.js";
-import { eventSchema, type SandboxEvent } from "./event.js";
-import { type Message, messageSchema } from "./message.js";
-import { type OutgoingCallerId, outgoingCallerIdSchema } from "./outgoing-caller-id.js";
-import { type PhoneNumber, phoneNumberSchema } from "./phone-number.js";
-import { type Queue, type QueueMember, queueMemberSchema, queueSchema } from "./queue.js";
-import { type Rate, rateSchema } from "./rate.js";
-import { type Recording, recordingSchema } from "./recording.js";
+import { type StoreSnapshot, storeSnapshotSchema, tableDefinitions, tableNames } from "./store-tables.js";
 import type { StoredTable } from "./stored-table.js";
-import { compoundKey, type Ownership, Table, type TableChange, type TableDefinition } from "./table.js";
-import { type Transcription, transcriptionSchema } from "./transcription.js";
+import { Table, type TableChange, type TableDefinition } from "./table.js";
 
-export const storeSnapshotSchema = z.object({
-  accounts: z.array(accountSchema),
-  phoneNumbers: z.array(phoneNumberSchema),
-  apiKeys: z.array(apiKeySchema),
-  rates: z.array(rateSchema),
-  events: z.array(eventSchema),
-  calls: z.array(callSchema).default([]),
-  messages: z.array(messageSchema).default([]),
-  recordings: z.array(recordingSchema).default([]),
-  transcriptions: z.array(transcriptionSchema).default([]),
-  agentExtensions: z.array(agentExtensionSchema).default([]),
-  ringGroups: z.array(ringGroupSchema).default([]),
-  sipTrunks: z.array(sipTrunkSchema).default([]),
-  ttsEvents: z.array(ttsEventSchema).default([]),
-  ledger: z.array(ledgerEntrySchema).default([]),
-  conferences: z.array(conferenceSchema).default([]),
-  participants: z.array(participantSchema).default([]),
-  queues: z.array(queueSchema).default([]),
-  queueMembers: z.array(queueMemberSchema).default([]),
-  applications: z.array(applicationSchema).default([]),
-  outgoingCallerIds: z.array(outgoingCallerIdSchema).default([]),
-});
-export type StoreSnapshot = z.infer<typeof storeSnapshotSchema>;
-
-export const tableDefinitions = {
-  accounts: {
-    name: "accounts",
-    owner: { kind: "root" },
-    id: (a: Account) => a.sid,
-    // testSid: Basic auth with Twilio test credentials names the account by its test sid.
-    indexes: {
-      status: (a: Account) => a.status,
-      testSid: (a: Account) => a.test_account_sid,
-      parent: (a: Account) => a.parent_account_sid,
-    },
-  },
-  phoneNumbers: {
-    name: "phoneNumbers",
-    owner: { kind: "released", index: "account", why: "numbers go back to the inventory" },
-    id: (n: PhoneNumber) => n.sid,
-    indexes: {
-      number: (n: PhoneNumber) => n.number,
-      account: (n: PhoneNumber) => n.account_sid,
-      country: (n: PhoneNumber) => n.country,
-      status: (n: PhoneNumber) => n.status,
-    },
-  },
-  apiKeys: {
-    name: "apiKeys",
-    owner: { kind: "account", index: "account" },
-    id: (k: ApiKey) => k.sid,
-    indexes: { account: (k: ApiKey) => k.account_sid, key: (k: ApiKey) => k.key },
-  },
-  rates: {
-    name: "rates",
-    owner: { kind: "none", why: "the carrier's price list" },
-    id: (r: Rate) => r.sid,
-    // prefix: a number's rate is found by looking up each of its prefixes, longest first (unique per category).
-    indexes: { category: (r: Rate) => r.category, prefix: (r: Rate) => compoundKey(r.category, r.prefix) },
-  },
-  events: {
-    name: "events",
-    owner: { kind: "none", why: "the carrier's log of what happened, account.deleted included" },
-    id: (e: SandboxEvent) => e.sid,
-    indexes: {
-      account: (e: SandboxEvent) => e.account_sid,
-      type: (e: SandboxEvent) => e.type,
-      resource: (e: SandboxEvent) => e.resource_sid,
-    },
-  },
-  calls: {
-    name: "calls",
-    owner: { kind: "account", index: "account" },
-    id: (c: Call) => c.sid,
-    indexes: {
-      account: (c: Call) => c.account_sid,
-      parent: (c: Call) => c.parent_call_sid,
-      status: (c: Call) => c.status,
-      accountStatus: (c: Call) => compoundKey(c.account_sid, c.status),
-      direction: (c: Call) => c.direction,
-      from: (c: Call) => c.from,
-      to: (c: Call) => c.to,
-    },
-  },
-  messages: {
-    name: "messages",
-    owner: { kind: "account", index: "account" },
-    id: (m: Message) => m.sid,
-    indexes: {
-      account: (m: Message) => m.account_sid,
-      status: (m: Message) => m.status,
-      accountStatus: (m: Message) => compoundKey(m.account_sid, m.status),
-      direction: (m: Message) => m.direction,
-      from: (m: Message) => m.from,
-      to: (m: Message) => m.to,
-    },
-  },
-  recordings: {
-    name: "recordings",
-    owner: { kind: "account", index: "account" },
-    id: (r: Recording) => r.sid,
-    indexes: {
-      account: (r: Recording) => r.account_sid,
-      call: (r: Recording) => r.call_sid,
-      conference: (r: Recording) => r.conference_sid,
-    },
-  },
-  transcriptions: {
-    name: "transcriptions",
-    owner: { kind: "account", index: "account" },
-    id: (t: Transcription) => t.sid,
-    indexes: {
-      account: (t: Transcription) => t.account_sid,
-      recording: (t: Transcription) => t.recording_sid,
-    },
-  },
-  agentExtensions: {
-    name: "agentExtensions",
-    owner: { kind: "account", index: "account" },
-    id: (a: AgentExtension) => a.sid,
-    indexes: {
-      account: (a: AgentExtension) => a.account_sid,
-      extension: (a: AgentExtension) => `${a.account_sid}:${a.extension}`,
-    },
-  },
-  ringGroups: {
-    name: "ringGroups",
-    owner: { kind: "account", index: "account" },
-    id: (g: RingGroup) => g.sid,
-    indexes: { account: (g: RingGroup) => g.account_sid },
-  },
-  sipTrunks: {
-    name: "sipTrunks",
-    owner: { kind: "released", index: "account", why: "trunks go back to the carrier" },
-    id: (t: SipTrunk) => t.sid,
-    indexes: { account: (t: SipTrunk) => t.account_sid },
-  },
-  ttsEvents: {
-    name: "ttsEvents",
-    owner: { kind: "account", index: "account" },
-    id: (t: TtsEvent) => t.sid,
-    indexes: { account: (t: TtsEvent) => t.account_sid, call: (t: TtsEvent) => t.call_sid },
-  },
-  ledger: {
-    name: "ledger",
-    owner: { kind: "account", index: "account" },
-    id: (e: LedgerEntry) => e.sid,
-    indexes: {
-      account: (e: LedgerEntry) => e.account_sid,
-      category: (e: LedgerEntry) => compoundKey(e.account_sid, e.category),
-    },
-  },
-  conferences: {
-    name: "conferences",
-    owner: { kind: "account", index: "account" },
-    id: (c: Conference) => c.sid,
-    indexes: {
-      account: (c: Conference) => c.account_sid,
-      // Only a conference still running is found by name; a finished one keeps its sid.
-      live: (c: Conference) => (c.status === "completed" ? null : `${c.account_sid}:${c.friendly_name}`),
-    },
-  },
-  participants: {
-    name: "participants",
-    owner: { kind: "parent", table: "conferences", index: "conference" },
-    id: participantId,
-    indexes: {
-      conference: (p: Participant) => p.conference_sid,
-      call: (p: Participant) => p.call_sid,
-    },
-  },
-  queues: {
-    name: "queues",
-    owner: { kind: "account", index: "account" },
-    id: (q: Queue) => q.sid,
-    indexes: {
-      account: (q: Queue) => q.account_sid,
-      name: (q: Queue) => `${q.account_sid}:${q.friendly_name}`,
-    },
-  },
-  queueMembers: {
-    name: "queueMembers",
-    owner: { kind: "parent", table: "queues", index: "queue" },
-    id: (m: QueueMember) => m.call_sid,
-    indexes: { queue: (m: QueueMember) => m.queue_sid },
-  },
-  applications: {
-    name: "applications",
-    owner: { kind: "account", index: "account" },
-    id: (a: Application) => a.sid,
-    indexes: { account: (a: Application) => a.account_sid },
-  },
-  outgoingCallerIds: {
-    name: "outgoingCallerIds",
-    owner: { kind: "account", index: "account" },
-    id: (c: OutgoingCallerId) => c.sid,
-    indexes: {
-      account: (c: OutgoingCallerId) => c.account_sid,
-      number: (c: OutgoingCallerId) => `${c.account_sid}:${c.phone_number}`,
-    },
-  },
-} satisfies { [K in keyof StoreSnapshot]: TableDefinition<StoreSnapshot[K][number]> & { owner: Ownership } };
-
-/** Every table's name, in snapshot order. */
-export const tableNames = Object.keys(tableDefinitions) as (keyof StoreSnapshot)[];
-
-/** The schema of one row of each table (a snapshot's array elements). */
-export const tableRowSchemas = Object.fromEntries(
-  tableNames.map((name) => {
-    const field = storeSnapshotSchema.shape[name] as z.ZodType;
-    const array = (field instanceof z.ZodDefault ? field.def.innerType : field) as z.ZodArray<z.ZodType>;
-    return [name, array.element];
-  }),
-) as { [K in keyof StoreSnapshot]: z.ZodType<StoreSnapshot[K][number]> };
+export {
+  finishedKey,
+  type StoreSnapshot,
+  storeSnapshotSchema,
+  tableDefinitions,
+  tableNames,
+  tableRowSchemas,
+} from "./store-tables.js";
 
 export type Tables = { [K in keyof StoreSnapshot]: StoredTable<StoreSnapshot[K][number]> };
 
 /** Receives each committed change as one batch: a whole transaction, or a single change made outside one. */
 export type ChangeListener = (batch: TableChange[]) => void;
 
+/** Runs once changes are committed, to make changes of its own (a bound on what the store keeps). */
+export type CommitHook = () => void;
+
 export interface Store extends Tables {
   /** Calls `listener` after every committed change (a journal subscribes here); returns an unsubscribe function. */
   subscribe(listener: ChangeListener): () => void;
+  /**
+   * Runs `hook` after changes: at the end of every outermost transaction, as part of it (what it changes
+   * joins the transaction's batch, and a throw rolls the whole back), and after a change made outside a
+   * transaction, once the code that made it has run (a microtask), in a transaction of its own. Never for
+   * `load`, `restore` or `clear`, nor for its own changes. One hook at a time; null removes it.
+   */
+  onCommit(hook: CommitHook | null): void;
   /** Empties every table (not reported to subscribers: a reset is followed by a snapshot). */
   clear(): void;
   /**
@@ -284,12 +57,31 @@ export function createStore(): Store {
   const emit = (batch: TableChange[]) => {
     for (const listener of listeners) listener(batch);
   };
+  let commitHook: CommitHook | null = null;
+  let hookRunning = false;
+  let hookQueued = false;
+  const runHook = () => {
+    if (!commitHook || hookRunning) return;
+    hookRunning = true;
+    try {
+      commitHook();
+    } finally {
+      hookRunning = false;
+    }
+  };
   const recordUndo = (undo: () => void, change: TableChange) => {
     if (undoLog) {
       undoLog.push(undo);
       if (listeners.size > 0) pending.push(change);
-    } else if (listeners.size > 0) {
-      emit([change]);
+      return;
+    }
+    if (listeners.size > 0) emit([change]);
+    if (commitHook && !hookRunning && !hookQueued) {
+      hookQueued = true;
+      queueMicrotask(() => {
+        hookQueued = false;
+        if (commitHook) store.transact(() => undefined);
+      });
     }
   };
   const tables = Object.fromEntries(
@@ -302,7 +94,7 @@ export function createStore(): Store {
   ) as unknown as Tables;
   const names = tableNames;
 
-  return {
+  const store: Store = {
     ...tables,
     transact(change) {
       if (undoLog) return change();
@@ -311,6 +103,7 @@ export function createStore(): Store {
       pending = [];
       try {
         const result = change();
+        runHook();
         undoLog = null;
         const batch = pending;
         pending = [];
@@ -326,6 +119,9 @@ export function createStore(): Store {
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
+    },
+    onCommit(hook) {
+      commitHook = hook;
     },
     clear() {
       for (const name of names) (tables[name] as StoredTable<unknown>).load([]);
@@ -347,4 +143,5 @@ export function createStore(): Store {
       for (const name of names) (tables[name] as StoredTable<unknown>).load(parsed[name]);
     },
   };
+  return store;
 }

@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { Command, InvalidArgumentError, Option } from "commander";
 import type { Logger } from "pino";
+import { parseRetention } from "../engine/context/retention.js";
 import { parseDuration } from "../engine/time/duration.js";
 import { FixtureError } from "../fixtures/load.js";
 import { defaultFixturesPath, version } from "../sandbox.js";
@@ -38,6 +39,7 @@ const argument =
 const toPublicUrl = argument(parsePublicUrl);
 const toDuration = argument(parseDuration);
 const toAllowedHosts = argument(parseAllowedHosts);
+const toRetention = argument(parseRetention);
 
 /** A yes/no environment variable: 1, true or yes (any case) mean yes. */
 const envFlag = (name: string) => /^(1|true|yes)$/i.test(process.env[name] ?? "");
@@ -153,6 +155,14 @@ const serveCommand = program
   )
   .addOption(
     new Option(
+      "--retain <bounds>",
+      "finished calls, messages, conferences, recordings, transcriptions and ledger entries kept, each kind, oldest dropped first: a count (100000, the default), an age (7d), both (100000,7d), or all",
+    )
+      .env("VOICE_SANDBOX_RETAIN")
+      .argParser(toRetention),
+  )
+  .addOption(
+    new Option(
       "--event-max-age <duration>",
       "drop carrier events older than this (sandbox time), e.g. 24h",
     ).env("VOICE_SANDBOX_EVENT_MAX_AGE"),
@@ -239,6 +249,7 @@ serveCommand.action(async (options) => {
         ...(options.eventMaxAge ? { maxAgeMs: toDuration(String(options.eventMaxAge)) } : {}),
       },
       finishedCallsKept: options.callTimelineLimit,
+      ...(options.retain !== undefined ? { retain: options.retain } : {}),
       shutdownGraceMs: toDuration(String(options.shutdownGrace)),
       logger,
     });

@@ -2,6 +2,7 @@
 import { parse } from "yaml";
 import { z } from "zod";
 import { parsedBy } from "../domain/fields.js";
+import { parseRetention } from "../engine/context/retention.js";
 import { FileReadError, readBoundedText } from "../fixtures/bounded-read.js";
 import { parseAllowedHosts } from "./exposure.js";
 import { parsePublicUrl } from "./public-url.js";
@@ -32,6 +33,7 @@ export const configFileSchema = z.strictObject({
   eventLimit: z.number().int().min(0).optional(),
   eventMaxAge: z.union([z.string(), z.number()]).transform(String).optional(),
   callTimelineLimit: z.number().int().min(0).optional(),
+  retain: z.union([z.string(), z.number()]).transform(parsedBy(parseRetention)).optional(),
   shutdownGrace: z.union([z.string(), z.number()]).transform(String).optional(),
 });
 export type ConfigFile = z.infer<typeof configFileSchema>;

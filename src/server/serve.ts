@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { isSandboxPath } from "../adapters/express.js";
 import { createNodeListener } from "../adapters/node.js";
 import { waitRealTime } from "../engine/time/clock.js";
+import { runInSlices } from "../http/admin-api/state-stream.js";
 import type { Handle } from "../http/handle.js";
 import { inspectorPath } from "../inspector/paths.js";
 import { createSandboxCore, type SandboxCore, type SandboxOptions } from "../sandbox.js";
@@ -67,6 +68,14 @@ const silent: ServerLogger = {
   isLevelEnabled: () => false,
 };
 
+/** The steps of `steps` until `open` says no more. */
+function* whileOpen(steps: Iterable<unknown>, open: () => boolean): Generator<unknown> {
+  for (const step of steps) {
+    if (!open()) return;
+    yield step;
+  }
+}
+
 export async function serve(options: ServeOptions = {}): Promise<RunningServer> {
   const logger = options.logger ?? silent;
   const host = options.host ?? "127.0.0.1";
@@ -83,6 +92,8 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
   const sandbox = createSandboxCore({ clock: "real", publicBaseUrl: () => boundUrl, ...options, webhooks });
   logStatusChanges(sandbox.store, logger);
   logAlerts(sandbox.store, logger);
+  // The journal replays as it was written, drops included: the bound comes back once it is in.
+  sandbox.retention.pause();
   const persistence = options.dataDir
     ? await openDataDir(sandbox, options.dataDir, {
         ...(options.snapshotEvery !== undefined ? { snapshotEvery: options.snapshotEvery } : {}),
@@ -93,6 +104,15 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
         },
       })
     : undefined;
+  sandbox.retention.resume();
+  let closing: Promise<void> | undefined;
+  // A bound lowered since the state was written: the excess goes between requests once the indexes are in.
+  const sweep = (persistence?.indexesBuilt ?? Promise.resolve()).then(() =>
+    runInSlices(whileOpen(sandbox.retention.sweep(256), () => closing === undefined)).catch(
+      (error: unknown) =>
+        logger.warn({ error: (error as Error).message }, "dropping records beyond --retain failed"),
+    ),
+  );
   if (persistence) {
     logger.info(
       { dataDir: options.dataDir, ...persistence.replayed },
@@ -145,7 +165,6 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
   boundUrl = `http://${reachableHost}:${port}`;
   const grace = options.shutdownGraceMs ?? 5000;
 
-  let closing: Promise<void> | undefined;
   const close = async () => {
     const deadline = waitRealTime(grace, { unref: true });
     // Stop accepting; idle keep-alive connections go now, busy ones when their request is answered.
@@ -161,6 +180,7 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
       await Promise.race([webhooks.idle(), deadline]);
     }
     sandbox.clock.dispose();
+    await sweep;
     await persistence?.close();
   };
 

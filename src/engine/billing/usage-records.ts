@@ -1,6 +1,7 @@
 // Twilio usage records, computed from the wallet ledger's charges: per category, over a period or per day, month or year.
 import type { Account } from "../../domain/account.js";
 import type { LedgerEntry } from "../../domain/carrier-records.js";
+import { type UsageTotal, usageTotalId } from "../../domain/usage-total.js";
 import type { EngineContext } from "../context/context.js";
 import { billedMinutes } from "./billing.js";
 
@@ -140,31 +141,73 @@ export interface UsageQuery {
   category?: string | undefined;
 }
 
+/** One charge of the ledger, or the sum of those dropped on one day (`UsageTotal`). */
 interface Charge {
-  entry: LedgerEntry;
+  at: number;
   kind: UsageCategory;
+  count: number;
+  usage: number;
+  cents: number;
 }
 
-/** The charges in the days asked for, of the account (and its subaccounts when asked). */
+const categoryOf = (ledgerCategory: string) =>
+  byLedgerCategory[ledgerCategory] ?? otherCategory(ledgerCategory);
+
+/** The charges in the days asked for, of the account (and its subaccounts when asked), dropped ones included. */
 function chargesIn(ctx: EngineContext, query: UsageQuery): Charge[] {
   const accounts = [query.account.sid];
   if (query.includeSubaccounts) {
     accounts.push(...ctx.store.accounts.where("parent", query.account.sid).map((a) => a.sid));
   }
+  const inRange = (at: number) => dayOf(at) >= query.startDay && dayOf(at) <= query.endDay;
   const charges: Charge[] = [];
   for (const sid of accounts) {
+    for (const total of ctx.store.usageTotals.where("account", sid)) {
+      if (!inRange(total.day)) continue;
+      const kind = categoryOf(total.category);
+      charges.push({
+        at: total.day,
+        kind,
+        count: total.count,
+        usage: total.usage,
+        cents: total.charged_cents,
+      });
+    }
     for (const entry of ctx.store.ledger.where("account", sid)) {
-      if (entry.kind !== "charge") continue;
-      const day = dayOf(entry.created_at);
-      if (day < query.startDay || day > query.endDay) continue;
-      charges.push({ entry, kind: byLedgerCategory[entry.category] ?? otherCategory(entry.category) });
+      if (entry.kind !== "charge" || !inRange(entry.created_at)) continue;
+      const kind = categoryOf(entry.category);
+      charges.push({
+        at: entry.created_at,
+        kind,
+        count: 1,
+        usage: kind.usageOf(ctx, entry),
+        cents: -entry.amount_cents,
+      });
     }
   }
   return charges;
 }
 
+/**
+ * Adds a charge about to be dropped (engine/context/retention.ts) to its account's usage totals, one row per
+ * ledger category and day, which usage records read beside the charges still in the ledger.
+ */
+export function foldCharge(ctx: EngineContext, entry: LedgerEntry): void {
+  if (entry.kind !== "charge") return;
+  const key = { account_sid: entry.account_sid, category: entry.category, day: dayOf(entry.created_at) };
+  const usage = categoryOf(entry.category).usageOf(ctx, entry);
+  const kept = ctx.store.usageTotals.get(usageTotalId(key));
+  const total: UsageTotal = {
+    ...key,
+    count: (kept?.count ?? 0) + 1,
+    usage: (kept?.usage ?? 0) + usage,
+    charged_cents: (kept?.charged_cents ?? 0) - entry.amount_cents,
+  };
+  if (kept) ctx.store.usageTotals.replace(total);
+  else ctx.store.usageTotals.insert(total);
+}
+
 function sumUp(
-  ctx: EngineContext,
   query: UsageQuery,
   charges: Charge[],
   startDay: number,
@@ -196,13 +239,13 @@ function sumUp(
     for (const kind of Object.values(byLedgerCategory)) recordOf(kind);
     recordOf(total);
   }
-  for (const { entry, kind } of charges) {
-    const record = recordOf(kind);
-    record.count += 1;
-    record.usage += kind.usageOf(ctx, entry);
-    record.price_cents -= entry.amount_cents;
+  for (const charge of charges) {
+    const record = recordOf(charge.kind);
+    record.count += charge.count;
+    record.usage += charge.usage;
+    record.price_cents += charge.cents;
     const sum = recordOf(total);
-    sum.price_cents -= entry.amount_cents;
+    sum.price_cents += charge.cents;
   }
   const totalRecord = records.get(totalPrice);
   if (totalRecord) totalRecord.usage = totalRecord.price_cents / 100;
@@ -213,7 +256,7 @@ function sumUp(
 
 /** One record per category over the whole range (every known category listed, even at zero). */
 export function summarizeUsage(ctx: EngineContext, query: UsageQuery): UsageRecord[] {
-  return sumUp(ctx, query, chargesIn(ctx, query), query.startDay, query.endDay, true);
+  return sumUp(query, chargesIn(ctx, query), query.startDay, query.endDay, true);
 }
 
 /** Records per day, month or year of the range, for the periods that saw charges, oldest first. */
@@ -227,7 +270,7 @@ export function splitUsage(ctx: EngineContext, query: UsageQuery, period: SplitP
         : [yearStart, nextYear];
   const groups = new Map<number, Charge[]>();
   for (const charge of charges) {
-    const key = startOf(charge.entry.created_at);
+    const key = startOf(charge.at);
     const group = groups.get(key) ?? [];
     group.push(charge);
     groups.set(key, group);
@@ -236,7 +279,6 @@ export function splitUsage(ctx: EngineContext, query: UsageQuery, period: SplitP
     .sort(([a], [b]) => a - b)
     .flatMap(([start, group]) =>
       sumUp(
-        ctx,
         query,
         group,
         Math.max(start, query.startDay),

@@ -1,4 +1,5 @@
 // What every engine operation works with: the store, the clock and the id generator.
+import type { LedgerEntry } from "../../domain/carrier-records.js";
 import type { IdGenerator } from "../../domain/ids.js";
 import type { Store } from "../../domain/store.js";
 import type { WebhookSender } from "../../webhooks/contract.js";
@@ -17,6 +18,13 @@ export interface EngineContext {
   readonly webhooks?: WebhookSender;
   /** How many carrier events are kept and for how long (src/engine/context/events.ts has the defaults). */
   readonly eventRetention?: EventRetention;
+  /**
+   * How many finished records of each kind are kept, and for how long (src/engine/context/retention.ts drops
+   * the rest, oldest first); absent, every record is kept.
+   */
+  readonly recordRetention?: RecordRetention;
+  /** Where the charges of dropped records are summed up (usage records read them); absent, nothing is. */
+  readonly usageTotals?: UsageTotals;
   /** Destination countries (ISO codes) that take alphanumeric sender IDs; absent, the documented default. */
   readonly alphanumericSenderCountries?: readonly string[];
 }
@@ -27,6 +35,23 @@ export interface EventRetention {
   maxCount?: number;
   /** Events older than this many milliseconds of sandbox time are dropped. Default: no age limit. */
   maxAgeMs?: number;
+}
+
+/**
+ * How many finished records are kept, and for how long on the sandbox clock: calls, messages, conferences,
+ * recordings, transcriptions and ledger entries, each kind on its own; the oldest finished go first.
+ */
+export interface RecordRetention {
+  /** At most this many finished records of each kind. 0 keeps none. */
+  maxCount?: number;
+  /** Finished records made longer ago than this many milliseconds of sandbox time are dropped. */
+  maxAgeMs?: number;
+}
+
+/** The charges of dropped records, summed per account, category and day (src/engine/billing/usage-records.ts). */
+export interface UsageTotals {
+  /** Adds a charge about to be dropped (while what it charged for is still in the store) to its account's totals. */
+  fold(entry: LedgerEntry): void;
 }
 
 /** Credit held for running calls and messages under way (src/engine/billing/credit-holds.ts holds it). */
