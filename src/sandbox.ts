@@ -9,6 +9,7 @@ import type { EngineContext, EventRetention } from "./engine/context/context.js"
 import type { FaultRegistry } from "./engine/context/fault-types.js";
 import { createFaultRegistry } from "./engine/context/faults.js";
 import { type Clock, type ClockMode, createRealClock, createVirtualClock } from "./engine/time/clock.js";
+import { parseDuration } from "./engine/time/duration.js";
 import { createSwitchableClock, type SwitchableClock } from "./engine/time/switchable-clock.js";
 import { applyFixtures } from "./fixtures/apply.js";
 import { loadDefaultFixtures } from "./fixtures/default-fixtures.js";
@@ -64,6 +65,12 @@ export interface SandboxOptions {
    * may hold together (default 64 MiB), shared out equally between the streams open (docs/limits.md, Audio).
    */
   streams?: { maxQueuedBytes?: number };
+  /**
+   * Virtual clock: how long (real time) the sandbox waits for a `<Connect>` app (media stream or
+   * ConversationRelay) that owes the call an answer before it records that the agent did not answer and
+   * lets sandbox time go on: ms or a duration such as "10s" (default 10 s; docs/voice-agents.md).
+   */
+  agentTurnTimeout?: number | string;
   /** Base of the URLs the sandbox hands out in webhooks (RecordingUrl, TranscriptionUrl). Default `https://api.voice-sandbox.test`. */
   publicBaseUrl?: string | (() => string);
 }
@@ -175,6 +182,9 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
     ...(options.finishedCallsKept !== undefined ? { finishedCallsKept: options.finishedCallsKept } : {}),
     ...(options.streams?.maxQueuedBytes !== undefined
       ? { maxQueuedStreamBytes: options.streams.maxQueuedBytes }
+      : {}),
+    ...(options.agentTurnTimeout !== undefined
+      ? { agentTurnTimeoutMs: parseDuration(options.agentTurnTimeout) }
       : {}),
   });
 
@@ -347,6 +357,7 @@ function createScenarioRunning(
       target: run.target,
       apps: run.apps,
       seed: run.seed,
+      agentTurnTimeout: run.agentTurnTimeout === undefined ? undefined : parseDuration(run.agentTurnTimeout),
       snapshots: run.updateSnapshots ? "update" : "compare",
       createSandbox: run.live ? live : fresh,
       onFinished: run.keep && !run.live ? (played) => restore(played.snapshot()) : undefined,

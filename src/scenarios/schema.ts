@@ -71,6 +71,11 @@ export const scenarioSchema = z.strictObject({
       "Handlers not defined inline go to the app given with --target; without one the scenario is skipped.",
     ),
   timeout: durationField.optional().describe("Most scenario time to play before giving up (default 1h)."),
+  agent_turn_timeout: durationField
+    .optional()
+    .describe(
+      "Real time the sandbox waits for a <Connect> app (media stream or ConversationRelay) that owes the caller an answer before it records that the agent did not answer (default 10s; the run's agentTurnTimeout overrides it).",
+    ),
   snapshot: z
     .boolean()
     .optional()

@@ -29,7 +29,7 @@ import { type InboundRing, ringInbound, startOutbound } from "./call-starts.js";
 import { createStreams } from "./call-streams.js";
 import { createVerbEnv } from "./call-verb-env.js";
 import type { PartyBehaviour, PartyBehaviourInput } from "./party-behaviour.js";
-import type { StreamRecord } from "./stream-records.js";
+import type { StreamRecord, StreamsPart } from "./stream-records.js";
 
 export type { Alert } from "./call-registry.js";
 
@@ -81,6 +81,10 @@ export interface CallEngine extends Omit<CallControl, "hangup" | "cancel" | "red
      * (`queuedBytes`, its `peakBytes`), the budget and each open stream's share of it, what was dropped.
      */
     queued(): PlaybackGauge;
+    /** Real ms the virtual clock waits for a `<Connect>` app that owes the call an answer (agentTurnTimeout). */
+    readonly agentTurnTimeout: StreamsPart["agentTurnTimeout"];
+    /** Real ms waited for the answer to each of the call's turns on the virtual clock (null: none waited or none came). */
+    agentWaits(callSid: string): (number | null)[];
   };
   /** Recording control on live calls: start, pause, resume, stop (account API Calls/{Sid}/Recordings). */
   recordings: CallRecordingControl;
@@ -94,6 +98,8 @@ export interface CallEngineOptions {
   finishedCallsKept?: number;
   /** Bytes every bidirectional stream's playback queue may hold together (default 64 MiB). */
   maxQueuedStreamBytes?: number;
+  /** Real ms the virtual clock waits for a `<Connect>` app that owes the call an answer (default 10 s). */
+  agentTurnTimeoutMs?: number;
 }
 
 export function createCallEngine(ctx: EngineContext, options: CallEngineOptions = {}): CallEngine {
@@ -116,7 +122,7 @@ export function createCallEngine(ctx: EngineContext, options: CallEngineOptions 
   parts.legs = createLegs(registry);
   parts.program = createProgram(registry);
   parts.recordings = createCallRecordings(registry);
-  parts.streams = createStreams(registry, options.maxQueuedStreamBytes);
+  parts.streams = createStreams(registry, options.maxQueuedStreamBytes, options.agentTurnTimeoutMs);
   parts.envFor = createVerbEnv(registry, (message) => messageLifecycle.start(message));
   parts.conferences = wireConferences(registry);
   parts.queues = wireQueues(registry, (sid, to) => control.redirectLive(sid, to));
@@ -155,6 +161,8 @@ export function createCallEngine(ctx: EngineContext, options: CallEngineOptions 
       start: (callSid, spec) => parts.streams.startFromApi(callSid, spec),
       stop: (callSid, sidOrName) => parts.streams.stop(callSid, sidOrName),
       queued: () => parts.streams.queued(),
+      agentTurnTimeout: parts.streams.agentTurnTimeout,
+      agentWaits: (callSid) => parts.streams.agentWaits(callSid),
     },
     recordings: createCallRecordingControl(registry),
     reset: () => resetEngine(registry, messageLifecycle),

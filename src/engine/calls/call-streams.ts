@@ -1,17 +1,56 @@
 // Media streams of live calls: opens each stream's session for its call, keeps its Stream record, ends them with the call.
 import { errors } from "../../domain/errors.js";
 import type { RelayControl, RelaySpec, StreamControl, StreamSpec } from "../../markup/effects.js";
+import { defaultAgentTurnTimeoutMs } from "../media-streams/agent-turns.js";
 import { openRelaySession } from "../media-streams/relay-session.js";
 import { budgetGauge, createPlaybackBudget, resetBudget } from "../media-streams/stream-budget.js";
 import { openStreamSession, type StreamSession } from "../media-streams/stream-session.js";
 import { eventClass } from "../time/scheduler.js";
 import type { CallRegistry } from "./call-registry.js";
 import type { CallRuntime } from "./call-runtime.js";
-import { relaySessionHost, streamSessionHost } from "./call-stream-hosts.js";
+import { type AgentHosting, relaySessionHost, streamSessionHost } from "./call-stream-hosts.js";
 import { maxStreamsPerCall, type StreamRecord, type StreamsPart } from "./stream-records.js";
 
 /** Stopped streams remembered per call (for fetches by name or sid) before the oldest is forgotten. */
 const keptStoppedPerCall = 16;
+/** Calls whose waits for their agent's answers are kept (the oldest call's go first), and turns per call. */
+const waitsKeptCalls = 10_000;
+const waitsKeptTurns = 10_000;
+
+/** `agentTurnTimeout` as an option gives it: a whole number of ms, 0 or more. */
+export function checkAgentTurnTimeout(ms: number): number {
+  if (!Number.isSafeInteger(ms) || ms < 0)
+    throw new RangeError(`agentTurnTimeout must be a whole number of milliseconds, 0 or more (got ${ms})`);
+  return ms;
+}
+
+/** The real time waited for each call's agent, by turn: kept apart from the timeline, which it would make differ run to run. */
+function createAgentHosting(
+  maxQueuedBytes: number | undefined,
+  timeoutMs: number,
+): AgentHosting & { waits: Map<string, (number | null)[]>; setTimeout(ms: number): void } {
+  const waits = new Map<string, (number | null)[]>();
+  let timeout = checkAgentTurnTimeout(timeoutMs);
+  return {
+    budget: createPlaybackBudget(maxQueuedBytes),
+    waits,
+    agentTurnTimeoutMs: () => timeout,
+    setTimeout(ms) {
+      timeout = checkAgentTurnTimeout(ms);
+    },
+    agentWaited(callSid, n, ms) {
+      let list = waits.get(callSid);
+      if (!list) {
+        if (waits.size >= waitsKeptCalls) waits.delete(waits.keys().next().value!);
+        list = [];
+        waits.set(callSid, list);
+      }
+      if (n < 1 || n > waitsKeptTurns) return;
+      while (list.length < n - 1) list.push(null);
+      list[n - 1] = ms;
+    },
+  };
+}
 
 interface Entry {
   session: StreamSession;
@@ -29,9 +68,17 @@ function findUnidirectional(entries: readonly Entry[], sidOrName: string): Entry
   );
 }
 
-/** `maxQueuedBytes`: what every bidirectional stream's playback queue may hold together (stream-budget.ts). */
-export function createStreams(reg: CallRegistry, maxQueuedBytes?: number): StreamsPart {
-  const budget = createPlaybackBudget(maxQueuedBytes);
+/**
+ * `maxQueuedBytes`: what every bidirectional stream's playback queue may hold together (stream-budget.ts);
+ * `agentTurnTimeoutMs`: how long the virtual clock waits for an app's answer (stream-agent.ts, relay-turns.ts).
+ */
+export function createStreams(
+  reg: CallRegistry,
+  maxQueuedBytes?: number,
+  agentTurnTimeoutMs = defaultAgentTurnTimeoutMs,
+): StreamsPart {
+  const hosting = createAgentHosting(maxQueuedBytes, agentTurnTimeoutMs);
+  const { budget } = hosting;
   const { services, parts, now } = reg;
   const { ctx, scheduler } = services;
   /** Streams of each live call by sid, in the order they started (stopped ones too, a few). */
@@ -67,7 +114,7 @@ export function createStreams(reg: CallRegistry, maxQueuedBytes?: number): Strea
         parts.program.deliver(rt, { kind: "signal", name: "stream", detail: { sid: streamSid } }, true),
       );
     };
-    const session = openStreamSession(streamSessionHost(reg, rt, call, env, ended, budget), sid, spec);
+    const session = openStreamSession(streamSessionHost(reg, rt, call, env, ended, hosting), sid, spec);
     entry = {
       session,
       bidirectional: spec.bidirectional,
@@ -108,7 +155,7 @@ export function createStreams(reg: CallRegistry, maxQueuedBytes?: number): Strea
         parts.program.deliver(rt, { kind: "signal", name: "relay", detail: { sessionId } }, true),
       );
     };
-    const session = openRelaySession(relaySessionHost(reg, rt, call, env, ended), sessionId, spec);
+    const session = openRelaySession(relaySessionHost(reg, rt, call, env, ended, hosting), sessionId, spec);
     relays.set(rt.sid, session);
     return {
       ...session,
@@ -152,7 +199,13 @@ export function createStreams(reg: CallRegistry, maxQueuedBytes?: number): Strea
       for (const entry of streams.values()) entry.session.stop();
     },
     queued: () => budgetGauge(budget),
+    agentTurnTimeout: {
+      get: hosting.agentTurnTimeoutMs,
+      set: (ms) => hosting.setTimeout(ms),
+    },
+    agentWaits: (callSid) => [...(hosting.waits.get(callSid) ?? [])],
     reset() {
+      hosting.waits.clear();
       for (const relay of relays.values()) relay.stop();
       relays.clear();
       for (const streams of byCall.values()) for (const entry of streams.values()) entry.session.terminate();

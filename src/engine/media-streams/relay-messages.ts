@@ -7,6 +7,7 @@ import {
   finishRelay,
   type RelayState,
   refuseRelayMessage,
+  relayAppSpoke,
   runRelayChecks,
 } from "./relay-state.js";
 import { sttFor, ttsFor } from "./relay-voices.js";
@@ -107,6 +108,7 @@ function applyRelayMessage(r: RelayState, message: RelayAppMessage): void {
 export function onRelayMessage(r: RelayState, text: string | null): void {
   if (r.state !== "open") return;
   r.received++;
+  relayAppSpoke(r);
   if (text === null) refuseRelayMessage(r, "Invalid message received: a binary frame");
   else {
     const read = readRelayMessage(text);

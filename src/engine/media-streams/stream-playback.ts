@@ -151,6 +151,9 @@ function clearPlayback(s: StreamState): void {
   const { host, sid } = s;
   clearBytes(s.audio);
   const items = s.playback.splice(0);
+  // What played up to now was heard; the rest is cut.
+  if (s.conversation?.agentOn && items.some((item) => item.kind === "audio"))
+    s.conversation.agent(host.now(), false, true);
   // Everything queued goes at once: the stream holds nothing in the budget now.
   giveBack(host.budget, s.member, s.member.cost);
   for (const item of items) {
@@ -174,7 +177,12 @@ export function applyStreamMessage(s: StreamState, message: AppMessage): void {
     refuseStreamMessage(s, `a unidirectional stream takes no ${message.event} messages`);
     return;
   }
-  if (message.event === "media") queueMedia(s, message.media.payload);
-  else if (message.event === "mark") queueMark(s, message.mark.name);
-  else clearPlayback(s);
+  if (message.event === "media") {
+    s.mediaSinceCaller++;
+    queueMedia(s, message.media.payload);
+  } else if (message.event === "mark") queueMark(s, message.mark.name);
+  else {
+    s.mediaSinceCaller = 0;
+    clearPlayback(s);
+  }
 }
