@@ -1,5 +1,6 @@
 // Plays a scenario in a fresh sandbox on the virtual clock: sets up, runs its steps in time order, checks expectations.
 import { startStopwatch } from "../engine/time/clock.js";
+import { agentResults } from "./agent-report.js";
 import { createApiClient } from "./api-client.js";
 import { resolveApps } from "./apps.js";
 import { checkHeardSteps, checkUnplayedSteps } from "./caller-step-checks.js";
@@ -256,6 +257,7 @@ export async function playScenario(
       simulatedMs: core.clock.now() - origin,
       wallMs: stopwatch(),
       trace,
+      ...agentResults(core, observer, origin),
     };
   } catch (error) {
     return {

@@ -1,7 +1,7 @@
 // Media streams of live calls: opens each stream's session for its call, keeps its Stream record, ends them with the call.
 import { errors } from "../../domain/errors.js";
 import type { RelayControl, RelaySpec, StreamControl, StreamSpec } from "../../markup/effects.js";
-import { defaultAgentTurnTimeoutMs } from "../media-streams/agent-turns.js";
+import { defaultAgentTurnTimeoutMs, maxAgentTurnTimeoutMs } from "../media-streams/agent-turns.js";
 import { openRelaySession } from "../media-streams/relay-session.js";
 import { budgetGauge, createPlaybackBudget, resetBudget } from "../media-streams/stream-budget.js";
 import { openStreamSession, type StreamSession } from "../media-streams/stream-session.js";
@@ -17,10 +17,12 @@ const keptStoppedPerCall = 16;
 const waitsKeptCalls = 10_000;
 const waitsKeptTurns = 10_000;
 
-/** `agentTurnTimeout` as an option gives it: a whole number of ms, 0 or more. */
+/** `agentTurnTimeout` as an option gives it: a whole number of ms from 0 to a minute (a wait on the app is real time). */
 export function checkAgentTurnTimeout(ms: number): number {
-  if (!Number.isSafeInteger(ms) || ms < 0)
-    throw new RangeError(`agentTurnTimeout must be a whole number of milliseconds, 0 or more (got ${ms})`);
+  if (!Number.isSafeInteger(ms) || ms < 0 || ms > maxAgentTurnTimeoutMs)
+    throw new RangeError(
+      `agentTurnTimeout must be a whole number of milliseconds from 0 to ${maxAgentTurnTimeoutMs} (got ${ms})`,
+    );
   return ms;
 }
 

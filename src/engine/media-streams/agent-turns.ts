@@ -11,6 +11,8 @@ export const quietAgentMs = 5_000;
  * before it records that the agent did not answer and lets time go on (`agentTurnTimeout`).
  */
 export const defaultAgentTurnTimeoutMs = 10_000;
+/** The most it may be: each wait is real time, and a scenario sent over HTTP may set it. */
+export const maxAgentTurnTimeoutMs = 60_000;
 
 /** Real milliseconds since some fixed point, for waits on the app (never for what the timeline shows). */
 export const realNow = () => performance.now();

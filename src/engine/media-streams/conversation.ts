@@ -42,6 +42,8 @@ export interface Conversation {
   key(at: number): void;
   /** The agent's audio starts or stops at `at`; `cut`: it was stopped (clear, interruption) rather than ran out. */
   agent(at: number, on: boolean, cut?: boolean): void;
+  /** The agent's answer began at `at` without sound yet (a relay app's first text token). */
+  respond(at: number): void;
   /** The current turn reached the app while the agent was quiet: it owes an answer. */
   owe(): void;
   /** The app answered the current turn (its first message after it). */
@@ -59,153 +61,187 @@ export interface Conversation {
 /** Keys pressed this close together with nothing from the agent between them are one turn. */
 const keyTurnGapMs = 1000;
 
-export function createConversation(start: number, note: ConversationNote): Conversation {
-  let current: TurnRecord | null = null;
-  let count = 0;
-  let callerOn = false;
-  let agentOn = false;
-  let agentSince = 0;
+/** What the conversation keeps between events. */
+interface Talk {
+  note: ConversationNote;
+  current: TurnRecord | null;
+  count: number;
+  callerOn: boolean;
+  agentOn: boolean;
+  agentSince: number;
   /** Both sound since; neither sounds since (null while someone does). */
-  let bothSince: number | null = null;
-  let quietSince: number | null = start;
-  let bargeAt: number | null = null;
-  let lastKeyAt: number | null = null;
-  let last = start;
-  let closed = false;
+  bothSince: number | null;
+  quietSince: number | null;
+  bargeAt: number | null;
+  lastKeyAt: number | null;
+  last: number;
+  closed: boolean;
+}
 
-  /** Times never go backwards (events of one instant may be told in any order). */
-  const clamp = (at: number) => {
-    last = Math.max(last, at);
-    return last;
-  };
-  const endSilence = (at: number) => {
-    if (quietSince !== null && current && at > quietSince) current.silencesMs.push(at - quietSince);
-    quietSince = null;
-  };
-  /** The agent's speaking and the talk-over up to `at` go to the current turn. */
-  const settle = (at: number) => {
-    if (!current) return;
-    if (agentOn) {
-      current.speakingMs += at - agentSince;
-      agentSince = at;
-    }
-    if (bothSince !== null) {
-      current.talkOverMs += at - bothSince;
-      bothSince = at;
-    }
-  };
-  const write = () => {
-    if (current) note("agent.turn", { ...current, silencesMs: [...current.silencesMs] });
-  };
-  const begin = (at: number, by: TurnRecord["by"]) => {
-    settle(at);
-    write();
-    count++;
-    current = {
-      n: count,
-      by,
-      startedAt: at,
-      endedAt: by === "dtmf" ? at : null,
-      owed: false,
-      answered: false,
-      responseMs: null,
-      speakingMs: 0,
-      talkOverMs: 0,
-      bargeIn: null,
-      silencesMs: [],
-    };
-    bargeAt = null;
-    if (agentOn) {
-      bargeAt = at;
-      current.bargeIn = { stopMs: null, cut: false };
-    }
-  };
+/** Times never go backwards (events of one instant may be told in any order). */
+function clamp(t: Talk, at: number): number {
+  t.last = Math.max(t.last, at);
+  return t.last;
+}
 
+function endSilence(t: Talk, at: number): void {
+  if (t.quietSince !== null && t.current && at > t.quietSince) t.current.silencesMs.push(at - t.quietSince);
+  t.quietSince = null;
+}
+
+/** The agent's speaking and the talk-over up to `at` go to the current turn (none before the caller's first). */
+function settle(t: Talk, at: number): void {
+  if (t.agentOn) {
+    if (t.current) t.current.speakingMs += at - t.agentSince;
+    t.agentSince = at;
+  }
+  if (t.bothSince !== null) {
+    if (t.current) t.current.talkOverMs += at - t.bothSince;
+    t.bothSince = at;
+  }
+}
+
+function write(t: Talk): void {
+  if (t.current) t.note("agent.turn", { ...t.current, silencesMs: [...t.current.silencesMs] });
+}
+
+/** A new turn of the caller's at `at`: the one before is written; the agent still talking is barged in on. */
+function begin(t: Talk, at: number, by: TurnRecord["by"]): void {
+  settle(t, at);
+  write(t);
+  t.count++;
+  t.current = {
+    n: t.count,
+    by,
+    startedAt: at,
+    endedAt: by === "dtmf" ? at : null,
+    owed: false,
+    answered: false,
+    responseMs: null,
+    speakingMs: 0,
+    talkOverMs: 0,
+    bargeIn: t.agentOn ? { stopMs: null, cut: false } : null,
+    silencesMs: [],
+  };
+  t.bargeAt = t.agentOn ? at : null;
+}
+
+/** The first answer after the caller's turn ended: the response latency. */
+function responded(t: Talk, at: number): void {
+  const { current } = t;
+  if (!current || current.endedAt === null || current.responseMs !== null || t.callerOn) return;
+  current.responseMs = at - current.endedAt;
+  t.note("agent.response", { n: current.n, ms: current.responseMs });
+}
+
+function callerSound(t: Talk, at: number, on: boolean): void {
+  if (on) {
+    endSilence(t, at);
+    begin(t, at, "speech");
+    t.callerOn = true;
+    t.lastKeyAt = null;
+    if (t.agentOn) t.bothSince = at;
+    return;
+  }
+  settle(t, at);
+  t.callerOn = false;
+  t.bothSince = null;
+  if (t.current) t.current.endedAt = at;
+  if (!t.agentOn) t.quietSince = at;
+}
+
+function agentSound(t: Talk, at: number, on: boolean, cut: boolean): void {
+  if (on) {
+    endSilence(t, at);
+    t.agentOn = true;
+    t.agentSince = at;
+    if (t.callerOn) t.bothSince = at;
+    responded(t, at);
+    return;
+  }
+  settle(t, at);
+  t.agentOn = false;
+  t.bothSince = null;
+  const { current } = t;
+  if (current?.bargeIn && t.bargeAt !== null && current.bargeIn.stopMs === null) {
+    current.bargeIn = { stopMs: at - t.bargeAt, cut };
+    t.note("agent.barge-in", { n: current.n, stopMs: at - t.bargeAt, cut });
+  }
+  t.bargeAt = null;
+  if (!t.callerOn) t.quietSince = at;
+}
+
+function pressKey(t: Talk, at: number): void {
+  endSilence(t, at);
+  const { current } = t;
+  const same =
+    current?.by === "dtmf" && t.lastKeyAt !== null && at - t.lastKeyAt <= keyTurnGapMs && !current.answered;
+  if (same) current.endedAt = at;
+  else begin(t, at, "dtmf");
+  t.lastKeyAt = at;
+  if (!t.agentOn && !t.callerOn) t.quietSince = at;
+}
+
+const unansweredMessage = (reason: "timeout" | "closed" | "ended", timeoutMs: number) =>
+  reason === "timeout"
+    ? `the agent did not answer within ${timeoutMs} ms (agentTurnTimeout)`
+    : reason === "closed"
+      ? "the agent did not answer: the app closed the socket first"
+      : "the agent did not answer: the call ended first";
+
+export function createConversation(start: number, note: ConversationNote): Conversation {
+  const t: Talk = {
+    note,
+    current: null,
+    count: 0,
+    callerOn: false,
+    agentOn: false,
+    agentSince: 0,
+    bothSince: null,
+    quietSince: start,
+    bargeAt: null,
+    lastKeyAt: null,
+    last: start,
+    closed: false,
+  };
   return {
     get turn() {
-      return count;
+      return t.count;
     },
     get agentOn() {
-      return agentOn;
+      return t.agentOn;
     },
     caller(time, on) {
-      if (closed || on === callerOn) return;
-      const at = clamp(time);
-      if (on) {
-        endSilence(at);
-        begin(at, "speech");
-        callerOn = true;
-        lastKeyAt = null;
-        if (agentOn) bothSince = at;
-        return;
-      }
-      settle(at);
-      callerOn = false;
-      bothSince = null;
-      if (current) current.endedAt = at;
-      if (!agentOn) quietSince = at;
+      if (!t.closed && on !== t.callerOn) callerSound(t, clamp(t, time), on);
     },
     key(time) {
-      if (closed) return;
-      const at = clamp(time);
-      endSilence(at);
-      const same =
-        current?.by === "dtmf" && lastKeyAt !== null && at - lastKeyAt <= keyTurnGapMs && !current.answered;
-      if (same && current) current.endedAt = at;
-      else begin(at, "dtmf");
-      lastKeyAt = at;
-      if (!agentOn && !callerOn) quietSince = at;
+      if (!t.closed) pressKey(t, clamp(t, time));
     },
     agent(time, on, cut = false) {
-      if (closed || on === agentOn) return;
-      const at = clamp(time);
-      if (on) {
-        endSilence(at);
-        agentOn = true;
-        agentSince = at;
-        if (callerOn) bothSince = at;
-        if (current && current.endedAt !== null && current.responseMs === null && !callerOn) {
-          current.responseMs = at - current.endedAt;
-          note("agent.response", { n: current.n, ms: current.responseMs });
-        }
-        return;
-      }
-      settle(at);
-      agentOn = false;
-      bothSince = null;
-      if (current && bargeAt !== null && current.bargeIn && current.bargeIn.stopMs === null) {
-        current.bargeIn = { stopMs: at - bargeAt, cut };
-        note("agent.barge-in", { n: current.n, stopMs: at - bargeAt, cut });
-      }
-      bargeAt = null;
-      if (!callerOn) quietSince = at;
+      if (!t.closed && on !== t.agentOn) agentSound(t, clamp(t, time), on, cut);
+    },
+    respond(time) {
+      if (!t.closed) responded(t, clamp(t, time));
     },
     owe() {
-      if (current) current.owed = true;
+      if (t.current) t.current.owed = true;
     },
     answered() {
-      if (current) current.answered = true;
+      // What the app sends while the caller's words go on answers nothing yet.
+      if (t.current && t.current.endedAt !== null && !t.callerOn) t.current.answered = true;
     },
     unanswered(reason, timeoutMs) {
-      if (!current) return;
-      note("agent.unanswered", {
-        n: current.n,
-        reason,
-        message:
-          reason === "timeout"
-            ? `the agent did not answer within ${timeoutMs} ms (agentTurnTimeout)`
-            : reason === "closed"
-              ? "the agent did not answer: the app closed the socket first"
-              : "the agent did not answer: the call ended first",
-      });
+      if (t.current)
+        note("agent.unanswered", { n: t.current.n, reason, message: unansweredMessage(reason, timeoutMs) });
     },
     close(time) {
-      if (closed) return;
-      const at = clamp(time);
-      settle(at);
-      if (current && quietSince !== null && at > quietSince) current.silencesMs.push(at - quietSince);
-      write();
-      closed = true;
+      if (t.closed) return;
+      const at = clamp(t, time);
+      settle(t, at);
+      if (t.current && t.quietSince !== null && at > t.quietSince)
+        t.current.silencesMs.push(at - t.quietSince);
+      write(t);
+      t.closed = true;
     },
   };
 }

@@ -85,6 +85,9 @@ function endByApp(r: RelayState, message: Extract<RelayAppMessage, { type: "end"
 }
 
 function applyRelayMessage(r: RelayState, message: RelayAppMessage): void {
+  // The agent's first words, audio or keys after the caller's turn: its response (the speech follows).
+  if (message.type === "text" || message.type === "play" || message.type === "sendDigits")
+    r.conversation?.respond(r.host.now());
   switch (message.type) {
     case "text":
       gatherText(r, message);

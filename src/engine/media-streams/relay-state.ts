@@ -113,6 +113,7 @@ export const sendToRelayApp = (r: RelayState, message: object) => r.socket?.send
 /** The app sent something (any message): an answer it owed is answered. */
 export function relayAppSpoke(r: RelayState): void {
   const { owed } = r;
+  r.conversation?.answered();
   if (!owed || owed.answered) return;
   owed.answered = true;
   r.host.scheduler.cancel(owed.timer);

@@ -41,6 +41,7 @@ function owe(s: StreamState): void {
 /** The app sent something (any message): an answer it owed is answered, and its reply plays in real time. */
 export function appSpoke(s: StreamState): void {
   const { owed } = s;
+  s.conversation?.answered();
   if (!owed || owed.answered) return;
   owed.answered = true;
   s.host.scheduler.cancel(owed.timer);
@@ -74,12 +75,18 @@ export function followCaller(s: StreamState, at: number): void {
   }
 }
 
-/** The app's audio in the frame from `at`: `played` ms of it sounded from the frame's start. */
-export function followAgent(s: StreamState, at: number, played: number): void {
-  const { conversation } = s;
+/**
+ * The app's audio in the frame from `at`: the agent sounds from its first audible sample until a frame
+ * with none (so the pauses between its words are not silences of the conversation).
+ */
+export function followAgent(s: StreamState, at: number): void {
+  const { conversation, frameSound } = s;
+  s.frameSound = null;
   if (!conversation) return;
-  if (played > 0 && !conversation.agentOn) conversation.agent(at, true);
-  if (conversation.agentOn && played < frameMs) conversation.agent(at + played, false);
+  if (frameSound) {
+    if (!conversation.agentOn) conversation.agent(at + frameSound.from, true);
+    s.soundEnd = at + frameSound.to;
+  } else if (conversation.agentOn) conversation.agent(s.soundEnd, false);
 }
 
 /** A frame while the clock waits for the app: the call as it is now, 20 ms later on the wire, none in the sandbox. */

@@ -24,7 +24,7 @@ export function scheduleFrame(s: StreamState): void {
 /** The app talks from the first frame its audio plays until a frame plays none of it. */
 function followApp(s: StreamState, at: number, playedBefore: number): void {
   const { host } = s;
-  followAgent(s, at, s.playedMs - playedBefore);
+  followAgent(s, at);
   if (s.playedMs > playedBefore) {
     if (!s.talking) {
       s.talking = true;

@@ -97,6 +97,9 @@ export interface StreamState {
   wake: (() => void) | null;
   /** Virtual clock: the app's answer plays in step with real time, frame by frame from this real instant. */
   paceAt: number | null;
+  /** Where the app's audio was audible in the frame playing now (ms into it), and when it last was (clock ms). */
+  frameSound: { from: number; to: number } | null;
+  soundEnd: number;
   /** Message kinds sent to and taken from the app, in the order each first went (for expectations). */
   readonly sent: Set<string>;
   readonly received: Set<string>;
@@ -134,6 +137,8 @@ export function newStreamState(host: StreamSessionHost, sid: string, spec: Strea
     mediaSinceCaller: 0,
     wake: null,
     paceAt: null,
+    frameSound: null,
+    soundEnd: 0,
     sent: new Set<string>(),
     received: new Set<string>(),
     endedBy: "call",
@@ -194,6 +199,7 @@ export function endConversation(s: StreamState, reason: "closed" | "ended"): voi
   if (owed) s.host.scheduler.cancel(owed.timer);
   s.owed = null;
   s.paceAt = null;
+  if (conversation?.agentOn) conversation.agent(s.soundEnd, false);
   conversation?.close(s.host.now());
   s.conversation = null;
   s.wake?.();
