@@ -6,7 +6,7 @@ import { createCreditHolds } from "./engine/billing/credit-holds.js";
 import { foldCharge } from "./engine/billing/usage-records.js";
 import { createCookieJars } from "./engine/callbacks/webhook-cookies.js";
 import { type CallEngine, createCallEngine } from "./engine/calls/call-engine.js";
-import type { EngineContext, EventRetention, RecordRetention } from "./engine/context/context.js";
+import type { EngineContext, RecordRetention } from "./engine/context/context.js";
 import type { FaultRegistry } from "./engine/context/fault-types.js";
 import { createFaultRegistry } from "./engine/context/faults.js";
 import {
@@ -14,13 +14,13 @@ import {
   defaultRecordRetention,
   type RetentionControl,
 } from "./engine/context/retention.js";
-import type { Transcriber } from "./engine/media-streams/agent-utterances.js";
-import { type Clock, type ClockMode, createRealClock, createVirtualClock } from "./engine/time/clock.js";
+import { type Clock, createRealClock, createVirtualClock } from "./engine/time/clock.js";
+import { parseDuration } from "./engine/time/duration.js";
 import { createSwitchableClock, type SwitchableClock } from "./engine/time/switchable-clock.js";
 import { applyFixtures } from "./fixtures/apply.js";
 import { loadDefaultFixtures } from "./fixtures/default-fixtures.js";
 import { loadFixtureFile, parseFixtures } from "./fixtures/load.js";
-import { type FixtureFile, type FixtureInput, fixtureFileSchema } from "./fixtures/schema.js";
+import { type FixtureFile, fixtureFileSchema } from "./fixtures/schema.js";
 import { createHealthBoard, type HealthBoard } from "./http/admin-api/health-board.js";
 import type { StateCapture, StateHeader } from "./http/admin-api/state-stream.js";
 import { createHandle, type Handle } from "./http/handle.js";
@@ -28,65 +28,15 @@ import { createRequestJournal, type RequestJournal } from "./http/request-journa
 import { routes } from "./http/routes.js";
 import type { SandboxSettings, ScenarioPlayer } from "./http/services.js";
 import { defaultFixturesPath } from "./package-files.js";
+import type { SandboxOptions } from "./sandbox-options.js";
 import type { ScenarioSource } from "./scenarios/input.js";
 import type { ScenarioResult } from "./scenarios/result.js";
 import type { RunScenarioOptions, SandboxRecipe } from "./scenarios/runner.js";
 import { version } from "./version.js";
 import { createWebhookDispatcher, type WebhookDispatcher } from "./webhooks/dispatcher.js";
 import { createSettle } from "./webhooks/settle.js";
-import type { WebhookOptions } from "./webhooks/webhook-options.js";
 
-export interface SandboxOptions {
-  /**
-   * Fixtures: a path to a YAML file, a fixture object, or `false` for an empty sandbox
-   * (then `carrierKey` is required). Default: the packaged `fixtures/default.yaml`.
-   */
-  fixtures?: string | FixtureInput | false;
-  /** `virtual` (default in library mode: time moves only when told), `real`, or a clock of your own. */
-  clock?: ClockMode | Clock;
-  /** Seed for ids and seeded randomness: the same seed gives the same sids. Default 1. */
-  seed?: number | string;
-  /** Overrides the fixtures' carrier key. */
-  carrierKey?: string;
-  /** When set, admin routes other than health need `Authorization: Bearer <adminToken>`. */
-  adminToken?: string;
-  /** How many requests the request journal keeps (`GET /__sandbox/requests`). Default 1000; 0 keeps none. */
-  journalLimit?: number;
-  /** Webhook delivery: `timeoutMs` (15000), `maxAttempts` (3), `backoffMs` (1000), `logLimit` (10000), `concurrency` (64), `perHostConcurrency` (8), `maxQueuedPerHost` (10000), and a `fetch` of your own (default: the global one, so MSW sees deliveries). */
-  webhooks?: WebhookOptions & { fetch?: typeof fetch };
-  /**
-   * Carrier events kept (`GET /carrier/v1/events`): `maxCount` (default 100000) and `maxAgeMs` of sandbox
-   * time (default none); the oldest are dropped first.
-   */
-  events?: EventRetention;
-  /**
-   * Finished calls whose timeline, and what their parties heard, stay readable (`GET
-   * /__sandbox/calls/{sid}/timeline`, scenarios, the inspector). Default 10000; the oldest finished call's
-   * are dropped first (its call record stays; 0 keeps none). Recordings still running hear a finished leg
-   * whatever this is.
-   */
-  finishedCallsKept?: number;
-  /**
-   * Media streams: `maxQueuedBytes`, what every bidirectional stream's queue of the app's audio and marks
-   * may hold together (default 64 MiB), shared out equally between the streams open (docs/limits.md, Audio).
-   */
-  streams?: { maxQueuedBytes?: number };
-  /**
-   * Turns what a `<Connect><Stream>` app plays into words: `transcribe(audio)` gets each turn of the app's
-   * audio (8 kHz mu-law and PCM) once it ends and answers its text, or a promise of it. The words join the
-   * call's timeline (`stream.said`) and what the caller heard (a `say`). None by default (docs/engine.md).
-   */
-  transcriber?: Transcriber;
-  /**
-   * Finished records kept: calls, messages, conferences, recordings, transcriptions and ledger entries, each
-   * kind on its own, the oldest finished dropped first with what hangs on them (docs/limits.md). `maxCount`
-   * (default 100000 of each kind; 0 keeps none) and/or `maxAgeMs` of sandbox time (default none; it also
-   * drops carrier events that old unless `events.maxAgeMs` says otherwise); `false` keeps every record.
-   */
-  retain?: RecordRetention | false;
-  /** Base of the URLs the sandbox hands out in webhooks (RecordingUrl, TranscriptionUrl). Default `https://api.voice-sandbox.test`. */
-  publicBaseUrl?: string | (() => string);
-}
+export type { SandboxOptions };
 
 export interface SandboxSnapshot {
   format: "voice-sandbox/1";
@@ -205,6 +155,9 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
       ? { maxQueuedStreamBytes: options.streams.maxQueuedBytes }
       : {}),
     ...(options.transcriber ? { transcriber: options.transcriber } : {}),
+    ...(options.agentTurnTimeout !== undefined
+      ? { agentTurnTimeoutMs: parseDuration(options.agentTurnTimeout) }
+      : {}),
   });
 
   const state = createStateControl({ seed, fixtures, engine, calls, faults, requests, webhooks, replaced });
@@ -377,6 +330,7 @@ function createScenarioRunning(
       target: run.target,
       apps: run.apps,
       seed: run.seed,
+      agentTurnTimeout: run.agentTurnTimeout === undefined ? undefined : parseDuration(run.agentTurnTimeout),
       snapshots: run.updateSnapshots ? "update" : "compare",
       createSandbox: run.live ? live : fresh,
       onFinished: run.keep && !run.live ? (played) => restore(played.snapshot()) : undefined,

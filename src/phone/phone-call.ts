@@ -1,6 +1,15 @@
 // One call as a phone sees it: answer or turn it away, listen, press, speak, hang up; each step on the virtual clock.
 import { StepChain } from "./chain.js";
 import { PhoneExpectationError } from "./expectation-error.js";
+import {
+  type AgentMetrics,
+  agentAnswer,
+  agentMetricsOf,
+  agentTurns,
+  listeningVerb,
+  runningVerb,
+  type TurnRecord,
+} from "./phone-agent.js";
 import type { SandboxSurface } from "./sandbox-surface.js";
 import {
   type CallView,
@@ -33,38 +42,6 @@ const rejectedStatus: Record<Exclude<Pickup, "answer">, string> = {
   fail: "failed",
 };
 
-/** A `<Connect>` app (media stream or ConversationRelay) running now: whether it talks, and since when. */
-interface AgentView {
-  talking: boolean;
-  since: string;
-}
-
-/** The verb running now (innermost), and the state of its `<Connect>` app when it is one that has started. */
-function runningVerb(view: TimelineView): { verb: string | undefined; agent: AgentView | null } {
-  const open: string[] = [];
-  let agent: AgentView | null = null;
-  for (const entry of view.timeline) {
-    if (entry.kind === "verb.start") {
-      open.push(String(entry.detail.verb));
-      if (entry.detail.verb === "Connect") agent = null;
-    } else if (entry.kind === "verb.end") open.pop();
-    else if (entry.kind === "agent.talking" || entry.kind === "agent.listening")
-      agent = { talking: entry.kind === "agent.talking", since: entry.at };
-  }
-  const verb = open[open.length - 1];
-  return { verb, agent: verb === "Connect" ? agent : null };
-}
-
-/**
- * Who takes input now: a press or words go in while a Gather or Record runs (a nested prompt counts), or
- * while a `<Connect>` app waits for the caller (it has stopped talking, or not started).
- */
-function listeningVerb(view: TimelineView): string | null {
-  const { verb, agent } = runningVerb(view);
-  if (verb === "Gather" || verb === "Record") return verb;
-  return agent && !agent.talking ? "Connect" : null;
-}
-
 export interface CallContext {
   surface: SandboxSurface;
   /** The phone's number (the called number, or the caller's for an inbound call). */
@@ -80,6 +57,8 @@ export class PhoneCall extends StepChain {
   /** How many stretches of a stream app's audio, and how far into the timeline's marks, expectations have read. */
   #played = 0;
   #marks = 0;
+  /** The last of the agent's turns whose answer an expectation read. */
+  #answered = 0;
   readonly #ctx: CallContext;
 
   constructor(ctx: CallContext, start: (call: PhoneCall) => Promise<CallView>, after: Promise<void>) {
@@ -308,6 +287,43 @@ export class PhoneCall extends StepChain {
       );
       this.#marks = index + 1;
     });
+  }
+
+  /**
+   * Expects the `<Connect>` agent to answer the caller's next turn (after those read before) within `ms`
+   * of sandbox time: from the end of the caller's words or key to its first audio (a relay: its first text).
+   * On the virtual clock the wait for the agent's answer is not counted (see docs/voice-agents.md).
+   */
+  expectResponseWithin(ms: number, options?: WaitOptions): this {
+    return this.step(async () => {
+      const answer = await this.watch(
+        options,
+        (view) => agentAnswer(view, this.#answered),
+        (status) => `expected the agent to answer within ${ms} ms, but the call ended ${status}`,
+        (timeout) => `expected the agent to answer a turn within ${timeout} of virtual time; no turn ended`,
+      );
+      this.#answered = answer.n;
+      if (answer.ms === null)
+        throw await this.failure(
+          `expected the agent to answer turn ${answer.n} within ${ms} ms: ${answer.why}`,
+        );
+      if (answer.ms > ms)
+        throw await this.failure(
+          `expected the agent to answer turn ${answer.n} within ${ms} ms, it took ${answer.ms} ms`,
+        );
+    });
+  }
+
+  /** The `<Connect>` agent's turns so far, as plain records of sandbox ms (a turn still going is left out). */
+  async turns(): Promise<TurnRecord[]> {
+    await this;
+    return agentTurns(await this.#ctx.surface.timeline(this.view.sid));
+  }
+
+  /** What the agent's turns so far add up to: response latency, speaking time, barge-ins, talk-over, silences. */
+  async agentMetrics(): Promise<AgentMetrics> {
+    await this;
+    return agentMetricsOf(await this.#ctx.surface.timeline(this.view.sid));
   }
 
   /** Waits until the call listens (a Gather or Record runs, or a <Connect> agent waits), then sends the input. */

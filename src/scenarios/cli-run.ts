@@ -14,6 +14,8 @@ export interface RunCommandOptions {
   reporter: ReporterName;
   output?: string | undefined;
   seed?: number | string | undefined;
+  /** Overrides every scenario's `agent_turn_timeout` (`--agent-turn-timeout`): ms or a duration. */
+  agentTurnTimeout?: number | string | undefined;
   fixtures?: string | undefined;
   /** Rewrite timeline snapshots instead of comparing them. */
   updateSnapshots?: boolean | undefined;
@@ -28,6 +30,7 @@ export async function runCommand(patterns: string[], options: RunCommandOptions)
     target: options.target,
     apps: options.apps,
     seed: options.seed,
+    agentTurnTimeout: options.agentTurnTimeout,
     updateSnapshots: options.updateSnapshots,
     sandbox: options.fixtures ? { fixtures: options.fixtures } : undefined,
     onResult: (result) => progress(formatResult(result)),

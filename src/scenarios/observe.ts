@@ -1,5 +1,7 @@
 // What happened in a scenario's sandbox, as plain records for expectations: calls, recordings, webhooks, ledger...
 
+import { turnsOf } from "../engine/media-streams/agent-metrics.js";
+import type { TurnRecord } from "../engine/media-streams/conversation.js";
 import type { HandlerHost } from "./handler-host.js";
 import { relayRecords, streamRecords, type Timed } from "./observe-streams.js";
 import type { PlayedSandbox } from "./played-sandbox.js";
@@ -28,6 +30,10 @@ export interface Observer {
   streams(): Record<string, unknown>[];
   /** ConversationRelay sessions of the account's calls, oldest first. */
   relays(): Record<string, unknown>[];
+  /** The turns of the call's `<Connect>` agents (media streams and relays), in order; those still going are left out. */
+  agentTurns(sid: string): TurnRecord[];
+  /** Calls of the account whose agents had turns, oldest first. */
+  agentCalls(): string[];
   /** The call's timeline, one line per entry, times from the scenario's start. */
   timeline(sid: string): string[];
   offset(ms: number): string;
@@ -114,6 +120,8 @@ export function createObserver(
       );
     },
     relays: () => inOrder(callSids().flatMap((sid) => relayRecords(sid, core.calls.timeline(sid), offset))),
+    agentTurns: (sid) => turnsOf(core.calls.timeline(sid)),
+    agentCalls: () => callSids().filter((sid) => turnsOf(core.calls.timeline(sid)).length > 0),
     timeline(sid) {
       return core.calls.timeline(sid).map((entry) => {
         const detail = Object.keys(entry.detail).length > 0 ? ` ${JSON.stringify(entry.detail)}` : "";

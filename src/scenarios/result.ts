@@ -1,4 +1,6 @@
 // What playing a scenario gives back: a verdict, located failures with their evidence, and a trace.
+import type { AgentMetrics } from "../engine/media-streams/agent-metrics.js";
+import type { TurnRecord } from "../engine/media-streams/conversation.js";
 
 export type ScenarioStatus = "passed" | "failed" | "skipped" | "error";
 
@@ -41,8 +43,18 @@ export interface ScenarioResult {
   calls: Record<string, string>;
   /** Scenario time played, in ms. */
   simulatedMs: number;
-  /** Wall-clock time the run took, in ms (the only field that differs between identical runs). */
+  /** Wall-clock time the run took, in ms (with `thinkMs`, what differs between identical runs). */
   wallMs: number;
+  /**
+   * Each call (by id) whose `<Connect>` agent had turns: the turns (times in ms from the scenario's start)
+   * and what they add up to, in sandbox time: the same run after run.
+   */
+  agents?: Record<string, { metrics: AgentMetrics; turns: TurnRecord[] }>;
+  /**
+   * The real ms the sandbox waited for each agent's answer (the app's think time), per call and turn
+   * (null: none was owed, or none came): it differs run to run, as `wallMs` does.
+   */
+  thinkMs?: Record<string, (number | null)[]>;
   /** Every request the sandbox made to a customer URL (first attempts), in order. */
   trace: TraceEntry[];
   /** With `snapshot: true`: the full timeline of every call and message, as the snapshot keeps it. */

@@ -2,6 +2,7 @@
 import { isAbsolute } from "node:path";
 import { glob, isDynamicPattern } from "tinyglobby";
 import { startStopwatch } from "../engine/time/clock.js";
+import { parseDuration } from "../engine/time/duration.js";
 import { createSandboxCore, type SandboxOptions } from "../sandbox.js";
 import { type LoadedScenario, loadScenarioFile, ScenarioLoadError } from "./load.js";
 import type { RunSummary, ScenarioResult } from "./result.js";
@@ -12,6 +13,8 @@ export interface RunFilesOptions {
   target?: string | undefined;
   /** Overrides every scenario's seed. */
   seed?: number | string | undefined;
+  /** Overrides every scenario's `agent_turn_timeout`: ms or a duration such as "10s". */
+  agentTurnTimeout?: number | string | undefined;
   /** URLs of the WebSocket apps scenarios name (`apps`), by name. */
   apps?: Readonly<Record<string, string>> | undefined;
   /** Rewrite the timeline snapshots of scenarios with `snapshot: true` instead of comparing them. */
@@ -39,10 +42,17 @@ export async function expandScenarioFiles(
   return [...new Set(files)];
 }
 
+/** An `agentTurnTimeout` as options give it (ms or a duration), in ms. */
+export const turnTimeoutMs = (value: number | string | undefined) =>
+  value === undefined ? undefined : parseDuration(value);
+
 /** Plays one loaded scenario in a fresh sandbox made from `options.sandbox`. */
 export function playInFreshSandbox(
   loaded: LoadedScenario,
-  options: Pick<RunFilesOptions, "target" | "seed" | "apps" | "sandbox" | "updateSnapshots"> & {
+  options: Pick<
+    RunFilesOptions,
+    "target" | "seed" | "agentTurnTimeout" | "apps" | "sandbox" | "updateSnapshots"
+  > & {
     snapshots?: ScenarioRunOptions["snapshots"];
   },
 ): Promise<ScenarioResult> {
@@ -50,6 +60,7 @@ export function playInFreshSandbox(
     target: options.target,
     apps: options.apps,
     seed: options.seed,
+    agentTurnTimeout: turnTimeoutMs(options.agentTurnTimeout),
     snapshots: options.snapshots ?? (options.updateSnapshots ? "update" : "compare"),
     createSandbox: (recipe) =>
       createSandboxCore({

@@ -1,5 +1,6 @@
 // Plays a scenario in a fresh sandbox on the virtual clock: sets up, runs its steps in time order, checks expectations.
 import { startStopwatch } from "../engine/time/clock.js";
+import { agentResults } from "./agent-report.js";
 import { createApiClient } from "./api-client.js";
 import { resolveApps } from "./apps.js";
 import { checkHeardSteps, checkUnplayedSteps } from "./caller-step-checks.js";
@@ -29,6 +30,8 @@ export interface ScenarioRunOptions {
   target?: string | undefined;
   /** Overrides the scenario's seed. */
   seed?: number | string | undefined;
+  /** Overrides the scenario's `agent_turn_timeout`: real ms the sandbox waits for an agent's answer. */
+  agentTurnTimeout?: number | undefined;
   /** WebSocket apps' URLs by name, over the file's `apps` (`{apps.name}` in inline markup). */
   apps?: Readonly<Record<string, string>> | undefined;
   /** Builds the fresh sandbox a scenario plays in (always on a virtual clock). */
@@ -50,6 +53,8 @@ export interface RunScenarioOptions {
   target?: string | undefined;
   /** Overrides the scenario's seed. */
   seed?: number | string | undefined;
+  /** Overrides the scenario's `agent_turn_timeout` (ms or a duration such as "10s"). */
+  agentTurnTimeout?: number | string | undefined;
   /** URLs of the WebSocket apps the scenario names (`apps`), e.g. `{ echo: "ws://127.0.0.1:3002" }`. */
   apps?: Readonly<Record<string, string>> | undefined;
   /** Rewrite the timeline snapshot (`snapshot: true`) instead of comparing with it. */
@@ -199,6 +204,11 @@ export async function playScenario(
     return { ...base, status: "error", error: `fixtures: ${(error as Error).message}`, wallMs: stopwatch() };
   }
   const host = createHandlerHost(scenario, options.target, apps.urls);
+  // The wait for agents' answers this scenario asks for; a sandbox played in live goes back to its own after.
+  const turnTimeout = core.calls.streams.agentTurnTimeout;
+  const ownTurnTimeout = turnTimeout.get();
+  const wantedTurnTimeout = options.agentTurnTimeout ?? scenario.agent_turn_timeout;
+  if (wantedTurnTimeout !== undefined) turnTimeout.set(wantedTurnTimeout);
   const unregister = core.webhooks.register(`${scenarioBaseUrl}/`, (request) => host.answer(request));
   const api = createApiClient(core);
   let state: PlayState | undefined;
@@ -247,6 +257,7 @@ export async function playScenario(
       simulatedMs: core.clock.now() - origin,
       wallMs: stopwatch(),
       trace,
+      ...agentResults(core, observer, origin),
     };
   } catch (error) {
     return {
@@ -259,6 +270,7 @@ export async function playScenario(
     };
   } finally {
     unregister();
+    turnTimeout.set(ownTurnTimeout);
     if (options.release) options.release(core);
     else core.clock.dispose();
   }

@@ -1,6 +1,7 @@
 // The scenario file format as zod schemas: setup, steps on the virtual clock, and expectations.
 import { z } from "zod";
 import { partyBehaviourSchema } from "../engine/calls/party-behaviour.js";
+import { maxAgentTurnTimeoutMs } from "../engine/media-streams/agent-turns.js";
 import { durationField } from "../engine/time/duration.js";
 import { fixtureFileSchema } from "../fixtures/schema.js";
 import { expectationSchema } from "./schema/expectations.js";
@@ -71,6 +72,12 @@ export const scenarioSchema = z.strictObject({
       "Handlers not defined inline go to the app given with --target; without one the scenario is skipped.",
     ),
   timeout: durationField.optional().describe("Most scenario time to play before giving up (default 1h)."),
+  agent_turn_timeout: durationField
+    .refine((ms) => ms <= maxAgentTurnTimeoutMs, "must be at most 1m (a wait on the agent is real time)")
+    .optional()
+    .describe(
+      "Real time the sandbox waits for a <Connect> app (media stream or ConversationRelay) that owes the caller an answer before it records that the agent did not answer (default 10s; the run's agentTurnTimeout overrides it).",
+    ),
   snapshot: z
     .boolean()
     .optional()

@@ -11,6 +11,8 @@ export interface ScenarioTestOptions {
   target?: string | (() => string) | undefined;
   /** Overrides every scenario's seed. */
   seed?: number | string | undefined;
+  /** Overrides every scenario's `agent_turn_timeout`: ms or a duration such as "10s". */
+  agentTurnTimeout?: number | string | undefined;
   /**
    * URLs of the WebSocket apps scenarios name (`apps`), e.g. `{ echo: "ws://127.0.0.1:3002" }`, or a function
    * read when the test runs (for an app your test starts on a free port).
@@ -93,6 +95,7 @@ export function scenarioTests(
         target,
         apps: typeof options.apps === "function" ? options.apps() : options.apps,
         seed: options.seed,
+        agentTurnTimeout: options.agentTurnTimeout,
         sandbox: options.sandbox,
         // With vitest's expect the timeline goes to its snapshot file, not beside the scenario.
         snapshots: context?.expect ? "off" : "compare",

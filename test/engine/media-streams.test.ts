@@ -37,7 +37,8 @@ const closeAfterMedia =
 
 for (const doorName of doorNames) {
   describe(`<Connect><Stream> through the ${doorName} door`, () => {
-    const door = useDoor(doorName);
+    // The apps here answer at once or not at all: a turn they leave unanswered waits a second, not ten.
+    const door = useDoor(doorName, { agentTurnTimeout: "1s" });
     const w = useStreamWorld(door, { "/after": "<Response><Say>Back from the stream</Say></Response>" });
 
     it("sends connected, start and paced inbound media; when the app closes, the markup after Connect runs", async () => {

@@ -14,7 +14,8 @@ const relay = (url: string, attributes: Record<string, string> = {}, children = 
 
 for (const doorName of doorNames) {
   describe(`ConversationRelay attributes through the ${doorName} door`, () => {
-    const door = useDoor(doorName);
+    // The apps here answer at once or not at all: a turn they leave unanswered waits a second, not ten.
+    const door = useDoor(doorName, { agentTurnTimeout: "1s" });
     const w = useStreamWorld(door);
     const sandbox = () => door.sandbox;
     const entries = (sid: string, kind: string) =>

@@ -31,7 +31,8 @@ function connectMarkup(url: string) {
 }
 
 describe.each(doorNames)("stream speech via %s", (door) => {
-  const ctx = useDoor(door);
+  // The apps here only listen: a turn they leave unanswered waits a second, not ten.
+  const ctx = useDoor(door, { agentTurnTimeout: "1s" });
   const w = useStreamWorld(ctx);
 
   it("inbound frames carry the caller's words as speech: loud and varying while they speak, silent around", async () => {

@@ -163,6 +163,8 @@ describe("the scenario format's fields that could name a file", () => {
         "fixtures",
         "needs_target",
         "timeout",
+        // A duration (of real time, at most a minute): it names no file.
+        "agent_turn_timeout",
         "snapshot",
         "allow_alerts",
         "apps",

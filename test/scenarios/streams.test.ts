@@ -38,6 +38,8 @@ async function relayApp(): Promise<StreamApp> {
 
 const streamScenario = `
 name: a stream greets, the caller answers and presses 1
+# The app only greets: the caller's words wait a second for an answer that does not come.
+agent_turn_timeout: 1s
 apps:
   greeter: null
 numbers:

@@ -30,7 +30,7 @@ import { type InboundRing, ringInbound, startOutbound } from "./call-starts.js";
 import { createStreams } from "./call-streams.js";
 import { createVerbEnv } from "./call-verb-env.js";
 import type { PartyBehaviour, PartyBehaviourInput } from "./party-behaviour.js";
-import type { StreamRecord } from "./stream-records.js";
+import type { StreamRecord, StreamsPart } from "./stream-records.js";
 
 export type { Alert, Notice } from "./call-registry.js";
 
@@ -90,6 +90,10 @@ export interface CallEngine extends Omit<CallControl, "hangup" | "cancel" | "red
      * (`queuedBytes`, its `peakBytes`), the budget and each open stream's share of it, what was dropped.
      */
     queued(): PlaybackGauge;
+    /** Real ms the virtual clock waits for a `<Connect>` app that owes the call an answer (agentTurnTimeout). */
+    readonly agentTurnTimeout: StreamsPart["agentTurnTimeout"];
+    /** Real ms waited for the answer to each of the call's turns on the virtual clock (null: none waited or none came). */
+    agentWaits(callSid: string): (number | null)[];
   };
   /** Recording control on live calls: start, pause, resume, stop (account API Calls/{Sid}/Recordings). */
   recordings: CallRecordingControl;
@@ -105,6 +109,8 @@ export interface CallEngineOptions {
   maxQueuedStreamBytes?: number;
   /** Turns each turn of a `<Connect><Stream>` app's audio into the words it said. */
   transcriber?: Transcriber;
+  /** Real ms the virtual clock waits for a `<Connect>` app that owes the call an answer (default 10 s). */
+  agentTurnTimeoutMs?: number;
 }
 
 export function createCallEngine(ctx: EngineContext, options: CallEngineOptions = {}): CallEngine {
@@ -130,6 +136,7 @@ export function createCallEngine(ctx: EngineContext, options: CallEngineOptions 
   parts.streams = createStreams(registry, {
     maxQueuedBytes: options.maxQueuedStreamBytes,
     transcriber: options.transcriber,
+    agentTurnTimeoutMs: options.agentTurnTimeoutMs,
   });
   parts.envFor = createVerbEnv(registry, (message) => messageLifecycle.start(message));
   parts.conferences = wireConferences(registry);
@@ -172,6 +179,8 @@ export function createCallEngine(ctx: EngineContext, options: CallEngineOptions 
       start: (callSid, spec) => parts.streams.startFromApi(callSid, spec),
       stop: (callSid, sidOrName) => parts.streams.stop(callSid, sidOrName),
       queued: () => parts.streams.queued(),
+      agentTurnTimeout: parts.streams.agentTurnTimeout,
+      agentWaits: (callSid) => parts.streams.agentWaits(callSid),
     },
     recordings: createCallRecordingControl(registry),
     reset: () => resetEngine(registry, messageLifecycle),

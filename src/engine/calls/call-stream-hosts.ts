@@ -69,6 +69,15 @@ function sendStreamStatus(
   });
 }
 
+/** What every session of the streams part shares: the media budget, and the waits for agents' answers. */
+export interface AgentHosting {
+  readonly budget: PlaybackBudget;
+  /** Real ms the virtual clock waits for an app's answer (agentTurnTimeout). */
+  agentTurnTimeoutMs(): number;
+  /** The sandbox waited `ms` (real) for the answer to the call's turn `n`; null: none came. */
+  agentWaited(callSid: string, n: number, ms: number | null): void;
+}
+
 /** A media stream's host on the call `rt` (`call` its record, `env` its verbs' environment). */
 export function streamSessionHost(
   reg: CallRegistry,
@@ -76,7 +85,7 @@ export function streamSessionHost(
   call: Call,
   env: VerbEnv,
   ended: (streamSid: string) => void,
-  budget: PlaybackBudget,
+  hosting: AgentHosting,
 ): StreamSessionHost {
   const { ctx, scheduler } = reg.services;
   return {
@@ -86,7 +95,9 @@ export function streamSessionHost(
     accountSid: call.account_sid,
     callSid: call.sid,
     authToken: ctx.store.accounts.get(call.account_sid)?.auth_token ?? "",
-    callerSpeaking: (at) => sounding(rt.speech, at) !== undefined,
+    callerUtterance: (at) => sounding(rt.speech, at),
+    agentTurnTimeoutMs: hosting.agentTurnTimeoutMs,
+    agentWaited: (n, ms) => hosting.agentWaited(call.sid, n, ms),
     trackAudio: (track, at) => trackFrame(rt, track, at),
     played: (at, audio) => keepPlayed(rt, at, audio),
     timeline: (kind, detail) => reg.note(rt, kind, detail),
@@ -96,7 +107,7 @@ export function streamSessionHost(
     statusCallback: (streamSpec, streamSid, event, error) =>
       sendStreamStatus(reg, call, streamSpec, streamSid, event, error),
     ended,
-    budget,
+    budget: hosting.budget,
   };
 }
 
@@ -107,6 +118,7 @@ export function relaySessionHost(
   call: Call,
   env: VerbEnv,
   ended: () => void,
+  hosting: AgentHosting,
 ): RelaySessionHost {
   const { ctx, scheduler } = reg.services;
   return {
@@ -132,6 +144,8 @@ export function relaySessionHost(
     tts: (text, voice, language) => env.tts(text, voice, language),
     listening: () => env.listening("Connect"),
     talking: () => env.talking(),
+    agentTurnTimeoutMs: hosting.agentTurnTimeoutMs,
+    agentWaited: (n, ms) => hosting.agentWaited(call.sid, n, ms),
     ended,
   };
 }

@@ -1,6 +1,7 @@
 // Media streams of live calls: opens each stream's session for its call, keeps its Stream record, ends them with the call.
 import { errors } from "../../domain/errors.js";
 import type { RelayControl, RelaySpec, StreamControl, StreamSpec } from "../../markup/effects.js";
+import { defaultAgentTurnTimeoutMs, maxAgentTurnTimeoutMs } from "../media-streams/agent-turns.js";
 import type { Transcriber } from "../media-streams/agent-utterances.js";
 import { openRelaySession } from "../media-streams/relay-session.js";
 import { budgetGauge, createPlaybackBudget, resetBudget } from "../media-streams/stream-budget.js";
@@ -8,12 +9,52 @@ import { openStreamSession, type StreamSession } from "../media-streams/stream-s
 import { eventClass } from "../time/scheduler.js";
 import type { CallRegistry } from "./call-registry.js";
 import type { CallRuntime } from "./call-runtime.js";
-import { relaySessionHost, streamSessionHost } from "./call-stream-hosts.js";
+import { type AgentHosting, relaySessionHost, streamSessionHost } from "./call-stream-hosts.js";
 import { createConversationFeeds } from "./conversation-feeds.js";
 import { maxStreamsPerCall, type StreamRecord, type StreamsPart } from "./stream-records.js";
 
 /** Stopped streams remembered per call (for fetches by name or sid) before the oldest is forgotten. */
 const keptStoppedPerCall = 16;
+/** Calls whose waits for their agent's answers are kept (the oldest call's go first), and turns per call. */
+const waitsKeptCalls = 10_000;
+const waitsKeptTurns = 10_000;
+
+/** `agentTurnTimeout` as an option gives it: a whole number of ms from 0 to a minute (a wait on the app is real time). */
+export function checkAgentTurnTimeout(ms: number): number {
+  if (!Number.isSafeInteger(ms) || ms < 0 || ms > maxAgentTurnTimeoutMs)
+    throw new RangeError(
+      `agentTurnTimeout must be a whole number of milliseconds from 0 to ${maxAgentTurnTimeoutMs} (got ${ms})`,
+    );
+  return ms;
+}
+
+/** The real time waited for each call's agent, by turn: kept apart from the timeline, which it would make differ run to run. */
+function createAgentHosting(
+  maxQueuedBytes: number | undefined,
+  timeoutMs: number,
+): AgentHosting & { waits: Map<string, (number | null)[]>; setTimeout(ms: number): void } {
+  const waits = new Map<string, (number | null)[]>();
+  let timeout = checkAgentTurnTimeout(timeoutMs);
+  return {
+    budget: createPlaybackBudget(maxQueuedBytes),
+    waits,
+    agentTurnTimeoutMs: () => timeout,
+    setTimeout(ms) {
+      timeout = checkAgentTurnTimeout(ms);
+    },
+    agentWaited(callSid, n, ms) {
+      let list = waits.get(callSid);
+      if (!list) {
+        if (waits.size >= waitsKeptCalls) waits.delete(waits.keys().next().value!);
+        list = [];
+        waits.set(callSid, list);
+      }
+      if (n < 1 || n > waitsKeptTurns) return;
+      while (list.length < n - 1) list.push(null);
+      list[n - 1] = ms;
+    },
+  };
+}
 
 interface Entry {
   session: StreamSession;
@@ -36,10 +77,16 @@ export interface StreamsOptions {
   maxQueuedBytes?: number | undefined;
   /** Turns each turn of a `<Connect><Stream>` app's audio into the words it said. */
   transcriber?: Transcriber | undefined;
+  /** How long the virtual clock waits for an app's answer (stream-agent.ts, relay-turns.ts). */
+  agentTurnTimeoutMs?: number | undefined;
 }
 
 export function createStreams(reg: CallRegistry, options: StreamsOptions = {}): StreamsPart {
-  const budget = createPlaybackBudget(options.maxQueuedBytes);
+  const hosting = createAgentHosting(
+    options.maxQueuedBytes,
+    options.agentTurnTimeoutMs ?? defaultAgentTurnTimeoutMs,
+  );
+  const { budget } = hosting;
   const { services, parts, now } = reg;
   const { ctx, scheduler } = services;
   const conversations = createConversationFeeds(reg, options.transcriber);
@@ -76,7 +123,7 @@ export function createStreams(reg: CallRegistry, options: StreamsOptions = {}): 
         parts.program.deliver(rt, { kind: "signal", name: "stream", detail: { sid: streamSid } }, true),
       );
     };
-    const host = streamSessionHost(reg, rt, call, env, ended, budget);
+    const host = streamSessionHost(reg, rt, call, env, ended, hosting);
     const session = openStreamSession(
       spec.bidirectional ? conversations.stream(rt, host, sid) : host,
       sid,
@@ -122,7 +169,7 @@ export function createStreams(reg: CallRegistry, options: StreamsOptions = {}): 
         parts.program.deliver(rt, { kind: "signal", name: "relay", detail: { sessionId } }, true),
       );
     };
-    const host = conversations.relay(rt, relaySessionHost(reg, rt, call, env, ended));
+    const host = conversations.relay(rt, relaySessionHost(reg, rt, call, env, ended, hosting));
     const session = openRelaySession(host, sessionId, spec);
     relays.set(rt.sid, session);
     return {
@@ -173,7 +220,13 @@ export function createStreams(reg: CallRegistry, options: StreamsOptions = {}): 
     },
     queued: () => budgetGauge(budget),
     conversationAudio: conversations.wav,
+    agentTurnTimeout: {
+      get: hosting.agentTurnTimeoutMs,
+      set: (ms) => hosting.setTimeout(ms),
+    },
+    agentWaits: (callSid) => [...(hosting.waits.get(callSid) ?? [])],
     reset() {
+      hosting.waits.clear();
       conversations.audio.clear();
       for (const relay of relays.values()) relay.stop();
       relays.clear();

@@ -85,10 +85,10 @@ export function streamConversationHost(
     });
   return {
     ...host,
-    callerSpeaking(at) {
-      const speaking = host.callerSpeaking(at);
-      turns?.caller(speaking);
-      return speaking;
+    callerUtterance(at) {
+      const utterance = host.callerUtterance(at);
+      turns?.caller(utterance !== undefined);
+      return utterance;
     },
     trackAudio(track, at) {
       const payload = host.trackAudio(track, at);

@@ -35,6 +35,13 @@ export interface StreamsPart {
    * undefined for a call that had none, or whose conversation is no longer kept.
    */
   conversationAudio(callSid: string): Promise<Uint8Array | undefined>;
+  /** Real ms the virtual clock waits for a `<Connect>` app that owes the call an answer (agentTurnTimeout). */
+  readonly agentTurnTimeout: { get(): number; set(ms: number): void };
+  /**
+   * Real ms the sandbox waited for the answer to each of the call's turns (index: turn number - 1), on the
+   * virtual clock; null where it did not wait or no answer came. Apart from the timeline: it differs run to run.
+   */
+  agentWaits(callSid: string): (number | null)[];
   /** Drops every socket at once (sandbox reset). */
   reset(): void;
 }

@@ -7,6 +7,7 @@ import {
   finishRelay,
   type RelayState,
   refuseRelayMessage,
+  relayAppSpoke,
   runRelayChecks,
 } from "./relay-state.js";
 import { sttFor, ttsFor } from "./relay-voices.js";
@@ -84,6 +85,9 @@ function endByApp(r: RelayState, message: Extract<RelayAppMessage, { type: "end"
 }
 
 function applyRelayMessage(r: RelayState, message: RelayAppMessage): void {
+  // The agent's first words, audio or keys after the caller's turn: its response (the speech follows).
+  if (message.type === "text" || message.type === "play" || message.type === "sendDigits")
+    r.conversation?.respond(r.host.now());
   switch (message.type) {
     case "text":
       gatherText(r, message);
@@ -107,6 +111,7 @@ function applyRelayMessage(r: RelayState, message: RelayAppMessage): void {
 export function onRelayMessage(r: RelayState, text: string | null): void {
   if (r.state !== "open") return;
   r.received++;
+  relayAppSpoke(r);
   if (text === null) refuseRelayMessage(r, "Invalid message received: a binary frame");
   else {
     const read = readRelayMessage(text);

@@ -2,6 +2,7 @@
 import type { RelayControl, RelaySpec } from "../../markup/effects.js";
 import { eventClass } from "../time/scheduler.js";
 import { openAppSocket } from "./app-socket.js";
+import { createConversation } from "./conversation.js";
 import { onRelayMessage } from "./relay-messages.js";
 import { relayMessages } from "./relay-protocol.js";
 import { enqueueSpeech } from "./relay-speech.js";
@@ -15,7 +16,7 @@ import {
   relayVirtual,
   sendToRelayApp,
 } from "./relay-state.js";
-import { interruptAgent, sendRelayDtmf, sendRelayPrompt } from "./relay-turns.js";
+import { callerSpeaks, sendRelayDtmf, sendRelayPrompt } from "./relay-turns.js";
 import { sttFor, ttsFor } from "./relay-voices.js";
 import { socketUrl } from "./socket-url.js";
 
@@ -25,6 +26,9 @@ function onRelayOpen(r: RelayState): void {
   const { host, spec, sessionId } = r;
   r.state = "open";
   r.startedAt = host.now();
+  r.conversation = createConversation(r.startedAt, (kind, detail) =>
+    host.timeline(kind, { sessionId, ...detail }),
+  );
   // Providers, voices and hints shape recognition and synthesis, which the sandbox times rather than runs: recorded.
   host.timeline("relay.started", {
     sessionId,
@@ -108,7 +112,7 @@ export function openRelaySession(host: RelaySessionHost, sessionId: string, spec
     ended: () => r.state === "ended",
     result: () => r.result,
     prompt: (text) => sendRelayPrompt(r, text),
-    speechStarted: () => interruptAgent(r, "speech"),
+    speechStarted: () => callerSpeaks(r),
     dtmf: (digit) => sendRelayDtmf(r, digit),
     stop: () => stopRelay(r),
   };

@@ -45,11 +45,13 @@ export function playNext(r: RelayState): void {
     r.playing = null;
     if (r.queue.length === 0) {
       r.talking = false;
+      r.conversation?.agent(host.now(), false);
       host.listening();
     }
     playNext(r);
   });
   r.playing = { item, startedAt: host.now(), ms, handle };
+  r.conversation?.agent(host.now(), true);
 }
 
 /** Stops what is playing now: the caller heard it up to here, the words said by then (in proportion to its time). */

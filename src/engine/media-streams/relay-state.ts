@@ -2,7 +2,9 @@
 import type { HeardEntry, RelayInputs, RelayResult, RelaySpec } from "../../markup/effects.js";
 import type { ClockMode } from "../time/clock.js";
 import { type EventHandle, eventClass, type Scheduler } from "../time/scheduler.js";
+import { realMs, realNow } from "./agent-turns.js";
 import type { AppSocket } from "./app-socket.js";
+import type { Conversation } from "./conversation.js";
 import { relayMessages, type SetupInfo } from "./relay-protocol.js";
 
 export interface RelaySessionHost {
@@ -23,6 +25,10 @@ export interface RelaySessionHost {
   listening(): void;
   /** The agent starts talking (after being quiet): a caller step waiting to cut in is armed. */
   talking(): void;
+  /** Real ms the virtual clock waits for an app that owes the call an answer (agentTurnTimeout). */
+  agentTurnTimeoutMs(): number;
+  /** The sandbox waited `ms` of real time for the app's answer to turn `n` (null: it did not answer). */
+  agentWaited(n: number, ms: number | null): void;
   /** The session is over (either side, or it never opened): the verb waiting on it moves on. */
   ended(): void;
 }
@@ -65,6 +71,12 @@ export interface RelayState {
   quiet: EventHandle | null;
   /** Virtual clock: checks run on every message from the app and on close (the reply waits). */
   readonly checks: Set<() => void>;
+  /** Turns, answers, barge-ins, talk-over and silences, written to the timeline as `agent.*` entries. */
+  conversation: Conversation | null;
+  /** The caller's turn the app owes an answer to: its number, since when (real ms), whether it answered. */
+  owed: { n: number; realSince: number; answered: boolean; timer: EventHandle | null } | null;
+  /** When the caller's words began (a prompt is sent when they end). */
+  callerSince: number | null;
 }
 
 export function newRelayState(host: RelaySessionHost, sessionId: string, spec: RelaySpec): RelayState {
@@ -88,12 +100,26 @@ export function newRelayState(host: RelaySessionHost, sessionId: string, spec: R
     talking: false,
     quiet: null,
     checks: new Set<() => void>(),
+    conversation: null,
+    owed: null,
+    callerSince: null,
   };
 }
 
 export const relayVirtual = (r: RelayState) => r.host.clockMode() === "virtual";
 
 export const sendToRelayApp = (r: RelayState, message: object) => r.socket?.send(message);
+
+/** The app sent something (any message): an answer it owed is answered. */
+export function relayAppSpoke(r: RelayState): void {
+  const { owed } = r;
+  r.conversation?.answered();
+  if (!owed || owed.answered) return;
+  owed.answered = true;
+  r.host.scheduler.cancel(owed.timer);
+  r.conversation?.answered();
+  if (relayVirtual(r)) r.host.agentWaited(owed.n, realMs(realNow() - owed.realSince));
+}
 
 /** Runs the virtual clock's waiting checks (see awaitReply in relay-turns.ts). */
 export function runRelayChecks(r: RelayState): void {
@@ -107,6 +133,19 @@ export function closeRelaySocket(r: RelayState): void {
   if (relayVirtual(r) && closing) {
     r.host.scheduler.after(0, eventClass.control, `relay close ${r.sessionId}`, () => closing.caughtUp());
   }
+}
+
+/** The session is over: a turn still owed an answer is recorded as not answered, and the last turn is written. */
+function endRelayConversation(r: RelayState, reason: "closed" | "ended"): void {
+  const { owed, conversation, host } = r;
+  if (owed && !owed.answered) {
+    conversation?.unanswered(reason, host.agentTurnTimeoutMs());
+    host.agentWaited(owed.n, null);
+  }
+  if (owed) host.scheduler.cancel(owed.timer);
+  r.owed = null;
+  conversation?.close(host.now());
+  r.conversation = null;
 }
 
 /** `notify`: the verb waiting on the session hears of it (not when the verb itself stopped it). */
@@ -125,6 +164,8 @@ export function finishRelay(
   scheduler.cancel(r.quiet);
   r.playing = null;
   r.queue.length = 0;
+  // The verb stopping the session is the call ending or moving on; else the app closed it (or it broke).
+  endRelayConversation(r, notify ? "closed" : "ended");
   r.result = {
     status,
     durationSeconds: Math.round((host.now() - r.startedAt) / 1000),

@@ -38,3 +38,24 @@ export function speechFrame(utterance: Utterance, voice: SpeechVoice, at: number
   frame.set(samples.subarray(first, Math.min(samples.length, first + frameBytes)));
   return Buffer.from(alawmulaw.mulaw.encode(frame)).toString("base64");
 }
+
+/** Samples quieter than this (about -42 dBFS) are silence to the metrics: what a caller would not hear. */
+const audibleLevel = 256;
+const audibleByte = Uint8Array.from({ length: 256 }, (_, b) =>
+  Math.abs(alawmulaw.mulaw.decodeSample(b)) >= audibleLevel ? 1 : 0,
+);
+
+/** Where mu-law `bytes` sound: the first audible byte and the one after the last, or null for silence. */
+export function audibleSpan(bytes: Uint8Array): { from: number; to: number } | null {
+  let from = -1;
+  for (let i = 0; i < bytes.length; i++) {
+    if (audibleByte[bytes[i]!]) {
+      from = i;
+      break;
+    }
+  }
+  if (from < 0) return null;
+  let to = bytes.length;
+  while (to > from && !audibleByte[bytes[to - 1]!]) to--;
+  return { from, to };
+}

@@ -2,6 +2,7 @@
 import { loadSpeech } from "../speech/speech-audio.js";
 import { openAppSocket } from "./app-socket.js";
 import { socketUrl } from "./socket-url.js";
+import { appSpoke, startConversation } from "./stream-agent.js";
 import { scheduleFrame } from "./stream-pacing.js";
 import { applyStreamMessage, joinPlayback } from "./stream-playback.js";
 import { messages, readAppMessage } from "./stream-protocol.js";
@@ -40,6 +41,7 @@ function onStreamOpen(s: StreamState): void {
     }),
   );
   host.statusCallback(spec, sid, "stream-started");
+  startConversation(s);
   if (spec.bidirectional) joinPlayback(s);
   scheduleFrame(s);
   // The app has said nothing yet: a caller with something to say goes first.
@@ -49,6 +51,7 @@ function onStreamOpen(s: StreamState): void {
 /** A text frame from the app (`null` for a binary one). */
 function onStreamMessage(s: StreamState, text: string | null): void {
   if (s.state !== "open") return;
+  appSpoke(s);
   if (text === null) {
     refuseStreamMessage(s, "binary frames are not part of the protocol");
     return;

@@ -1,32 +1,30 @@
 // A stream's pacing on the sandbox clock: one frame every 20 ms, carrying the call's audio out and playing the app's audio in.
 import { eventClass } from "../time/scheduler.js";
+import { afterFrame, followAgent, followCaller } from "./stream-agent.js";
 import { playQueued } from "./stream-playback.js";
 import { frameMs, messages, trackNames } from "./stream-protocol.js";
-import { awaitStreamAnswer, lockstep, type StreamState, sendToApp, streamVirtual } from "./stream-state.js";
+import { type StreamState, sendToApp, streamVirtual } from "./stream-state.js";
 
 /** Sent but unread bytes kept for a slow app; past this, media frames are dropped instead of piling up. */
 export const maxBufferedBytes = 1024 * 1024;
 
-/** Chunk `n` covers [20(n-1), 20n) ms of the stream; it leaves when its 20 ms have passed. */
+/**
+ * Chunk `n` covers [20(n-1), 20n) ms of the stream; it leaves when its 20 ms have passed. Frames sent while
+ * the virtual clock waited for the app take no sandbox time (stream-agent.ts).
+ */
 export function scheduleFrame(s: StreamState): void {
   s.tick = s.host.scheduler.at(
-    s.startedAt + (s.chunk + 1) * frameMs,
+    s.startedAt + (s.chunk - s.heldFrames + 1) * frameMs,
     eventClass.input,
     `stream ${s.sid}`,
     () => sendFrame(s),
   );
 }
 
-/** The caller stopped speaking at this frame: the app's answer is awaited. */
-function followCaller(s: StreamState, at: number): void {
-  const callerSpeaking = s.host.callerSpeaking(at);
-  if (s.callerWasSpeaking && !callerSpeaking) awaitStreamAnswer(s);
-  s.callerWasSpeaking = callerSpeaking;
-}
-
 /** The app talks from the first frame its audio plays until a frame plays none of it. */
-function followApp(s: StreamState, playedBefore: number): void {
+function followApp(s: StreamState, at: number, playedBefore: number): void {
   const { host } = s;
+  followAgent(s, at);
   if (s.playedMs > playedBefore) {
     if (!s.talking) {
       s.talking = true;
@@ -49,7 +47,7 @@ function sendFrame(s: StreamState): Promise<void> | undefined {
   const { socket, host, sid } = s;
   if (s.state !== "open" || !socket) return undefined;
   s.chunk++;
-  const at = s.startedAt + (s.chunk - 1) * frameMs;
+  const at = s.startedAt + (s.chunk - s.heldFrames - 1) * frameMs;
   followCaller(s, at);
   if (socket.bufferedAmount > maxBufferedBytes) s.droppedFrames++;
   else {
@@ -59,7 +57,7 @@ function sendFrame(s: StreamState): Promise<void> | undefined {
   }
   const before = s.playedMs;
   playQueued(s, frameMs, at);
-  followApp(s, before);
+  followApp(s, at, before);
   scheduleFrame(s);
-  return streamVirtual(s) ? lockstep(s) : undefined;
+  return streamVirtual(s) ? afterFrame(s) : undefined;
 }

@@ -1,4 +1,6 @@
 // A bidirectional stream's playback queue: the app's audio and marks, played to the caller in order, and what the app sends to fill or clear it.
+
+import { audibleSpan } from "./stream-audio.js";
 import { giveBack, joinBudget, queueItemBytes, shareOf, takeFromBudget } from "./stream-budget.js";
 import { clearBytes, dropNewestBytes, pushBytes, takeBytes } from "./stream-bytes.js";
 import { type AppMessage, messages } from "./stream-protocol.js";
@@ -45,6 +47,16 @@ function shedPlayback(s: StreamState, bytes: number): void {
   s.host.timeline("stream.shed", { sid: s.sid, bytes: before - s.member.cost, share: bytes });
 }
 
+/** Where in the frame (from `offset` bytes into it) the app's audio is audible, for the conversation's metrics. */
+function hearSound(s: StreamState, offset: number, bytes: Uint8Array): void {
+  if (!s.conversation) return;
+  const span = audibleSpan(bytes);
+  if (!span) return;
+  const from = Math.floor((offset + span.from) / 8);
+  const to = Math.ceil((offset + span.to) / 8);
+  s.frameSound = { from: Math.min(s.frameSound?.from ?? from, from), to };
+}
+
 /** Plays `ms` of the app's queued audio from `at`; marks whose audio has all played are echoed back. */
 export function playQueued(s: StreamState, ms: number, at: number): void {
   const { playback, host, sid, member } = s;
@@ -64,7 +76,10 @@ export function playQueued(s: StreamState, ms: number, at: number): void {
     head.bytes -= used;
     budget -= used;
     if (used > 0) {
-      host.played(at + (total - budget - used) / 8, takeBytes(s.audio, used));
+      const offset = total - budget - used;
+      const bytes = takeBytes(s.audio, used);
+      host.played(at + offset / 8, bytes);
+      hearSound(s, offset, bytes);
       giveBack(host.budget, member, used);
     }
     s.playedMs += used / 8;
@@ -151,6 +166,9 @@ function clearPlayback(s: StreamState): void {
   const { host, sid } = s;
   clearBytes(s.audio);
   const items = s.playback.splice(0);
+  // What played was heard, to its last audible sample; the rest is cut.
+  if (s.conversation?.agentOn && items.some((item) => item.kind === "audio"))
+    s.conversation.agent(s.soundEnd, false, true);
   // Everything queued goes at once: the stream holds nothing in the budget now.
   giveBack(host.budget, s.member, s.member.cost);
   for (const item of items) {
@@ -174,7 +192,12 @@ export function applyStreamMessage(s: StreamState, message: AppMessage): void {
     refuseStreamMessage(s, `a unidirectional stream takes no ${message.event} messages`);
     return;
   }
-  if (message.event === "media") queueMedia(s, message.media.payload);
-  else if (message.event === "mark") queueMark(s, message.mark.name);
-  else clearPlayback(s);
+  if (message.event === "media") {
+    s.mediaSinceCaller++;
+    queueMedia(s, message.media.payload);
+  } else if (message.event === "mark") queueMark(s, message.mark.name);
+  else {
+    s.mediaSinceCaller = 0;
+    clearPlayback(s);
+  }
 }

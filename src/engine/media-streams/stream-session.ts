@@ -24,6 +24,7 @@ export interface StreamSession extends StreamControl {
 function sendStreamDtmf(s: StreamState, digit: string): void {
   if (s.state !== "open") return;
   s.host.timeline("stream.dtmf", { sid: s.sid, digit });
+  s.conversation?.key(s.host.now());
   sendToApp(s, messages.dtmf(++s.sequence, s.sid, digit));
   awaitStreamAnswer(s);
 }
@@ -56,6 +57,8 @@ function terminateStream(s: StreamState): void {
     s.state = "ended";
     s.host.scheduler.cancel(s.quiet);
     s.host.scheduler.cancel(s.tick);
+    s.host.scheduler.cancel(s.owed?.timer);
+    s.wake?.();
   }
 }
 

@@ -4,6 +4,7 @@ import type { ClockMode } from "../time/clock.js";
 import { type EventHandle, eventClass, type Scheduler } from "../time/scheduler.js";
 import { quietAgentMs } from "./agent-turns.js";
 import type { AppSocket } from "./app-socket.js";
+import type { Conversation } from "./conversation.js";
 import { type BudgetMember, leaveBudget, type PlaybackBudget } from "./stream-budget.js";
 import { type ByteQueue, clearBytes, newByteQueue } from "./stream-bytes.js";
 
@@ -18,8 +19,12 @@ export interface StreamSessionHost {
   readonly callSid: string;
   /** Signs the upgrade request (X-Twilio-Signature). */
   readonly authToken: string;
-  /** True while the caller speaks at `at` (when they stop, the app's answer is awaited). */
-  callerSpeaking(at: number): boolean;
+  /** The caller's words sounding at `at`, if any: when they started and end (when they stop, the app owes an answer). */
+  callerUtterance(at: number): { start: number; end: number } | undefined;
+  /** Real ms the virtual clock waits for an app that owes the call an answer (agentTurnTimeout). */
+  agentTurnTimeoutMs(): number;
+  /** The sandbox waited `ms` of real time for the app's answer to turn `n` (null: it did not answer). */
+  agentWaited(n: number, ms: number | null): void;
   /**
    * The 20 ms of a track from `at`, base64 mu-law: inbound the caller's speech, outbound what the sandbox
    * plays to the caller (<Say>, <Play>, digits).
@@ -71,9 +76,30 @@ export interface StreamState {
   /** The app's audio is playing now, and how much of it has played since it started (one utterance). */
   talking: boolean;
   utteranceMs: number;
-  /** The caller was speaking at the last frame; a turn of theirs arms `quiet` (see agent-turns.ts). */
-  callerWasSpeaking: boolean;
+  /** The caller's words sounding at the last frame; when they end, the turn arms `quiet` (see agent-turns.ts). */
+  utterance: { start: number; end: number } | undefined;
   quiet: EventHandle | null;
+  /** Turns, answers, barge-ins, talk-over and silences, written to the timeline as `agent.*` entries. */
+  conversation: Conversation | null;
+  /**
+   * The caller's turn the app owes an answer to (stream-agent.ts): its number, since when (real ms), and
+   * whether the app has sent something since.
+   */
+  owed: { n: number; realSince: number; answered: boolean; timer: EventHandle | null } | null;
+  /** Virtual clock: frames sent while the clock waited for the app's answer (they take no sandbox time). */
+  heldFrames: number;
+  /**
+   * Media messages since the caller's words began or the app's last `clear`: an app may take the last silent
+   * frames of the words as their end and answer before the words are over (then it owes nothing more).
+   */
+  mediaSinceCaller: number;
+  /** Wakes the wait for the app's answer when a message or the close comes. */
+  wake: (() => void) | null;
+  /** Virtual clock: the app's answer plays in step with real time, frame by frame from this real instant. */
+  paceAt: number | null;
+  /** Where the app's audio was audible in the frame playing now (ms into it), and when it last was (clock ms). */
+  frameSound: { from: number; to: number } | null;
+  soundEnd: number;
   /** Message kinds sent to and taken from the app, in the order each first went (for expectations). */
   readonly sent: Set<string>;
   readonly received: Set<string>;
@@ -103,8 +129,16 @@ export function newStreamState(host: StreamSessionHost, sid: string, spec: Strea
     refused: 0,
     talking: false,
     utteranceMs: 0,
-    callerWasSpeaking: false,
+    utterance: undefined,
     quiet: null,
+    conversation: null,
+    owed: null,
+    heldFrames: 0,
+    mediaSinceCaller: 0,
+    wake: null,
+    paceAt: null,
+    frameSound: null,
+    soundEnd: 0,
     sent: new Set<string>(),
     received: new Set<string>(),
     endedBy: "call",
@@ -152,6 +186,25 @@ export function releasePlayback(s: StreamState): void {
   }
 }
 
+/**
+ * The conversation ends with the stream: a turn still owed an answer is recorded as not answered (the app
+ * closed first, or the call ended or moved on), and a wait for the answer lets go.
+ */
+export function endConversation(s: StreamState, reason: "closed" | "ended"): void {
+  const { owed, conversation } = s;
+  if (owed && !owed.answered) {
+    conversation?.unanswered(reason, s.host.agentTurnTimeoutMs());
+    s.host.agentWaited(owed.n, null);
+  }
+  if (owed) s.host.scheduler.cancel(owed.timer);
+  s.owed = null;
+  s.paceAt = null;
+  if (conversation?.agentOn) conversation.agent(s.soundEnd, false);
+  conversation?.close(s.host.now());
+  s.conversation = null;
+  s.wake?.();
+}
+
 /** `notify`: the verb waiting on the stream hears of it (not when the verb itself stopped the stream). */
 export function finishStream(s: StreamState, notify = true): void {
   if (s.state === "ended") return;
@@ -160,12 +213,13 @@ export function finishStream(s: StreamState, notify = true): void {
   host.scheduler.cancel(s.tick);
   host.scheduler.cancel(s.quiet);
   s.tick = null;
+  endConversation(s, s.endedBy === "call" ? "ended" : "closed");
   releasePlayback(s);
   if (s.talking) host.timeline("stream.played", { sid, ms: s.utteranceMs });
   host.timeline("stream.ended", {
     sid,
     url: s.spec.url,
-    chunks: s.chunk,
+    chunks: s.chunk - s.heldFrames,
     playedMs: s.playedMs,
     marks: s.marksEchoed,
     droppedFrames: s.droppedFrames,

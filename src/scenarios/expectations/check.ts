@@ -1,6 +1,7 @@
 // Checks an expectation block against what the sandbox observed; each failure names where it is written and why.
 import type { ScenarioFailure } from "../result.js";
 import type { Expectation } from "../schema/expectations.js";
+import { checkAgent } from "./agent.js";
 import {
   type CheckContext,
   callContext,
@@ -166,6 +167,7 @@ export function checkExpectation(ctx: CheckContext, expect: Expectation, base: P
       });
     }
   }
+  if (expect.agent) failures.push(...checkAgent(ctx, expect.agent, base));
   if (expect.never) failures.push(...checkNever(ctx, expect.never, base));
   return failures;
 }

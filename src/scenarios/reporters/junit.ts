@@ -1,4 +1,6 @@
 // JUnit XML for CI: one testcase per scenario; failures, errors and skips as JUnit readers expect them.
+
+import { agentLine } from "../agent-report.js";
 import type { RunSummary, ScenarioResult } from "../result.js";
 import { formatFailure } from "./pretty.js";
 
@@ -29,8 +31,9 @@ function testcase(result: ScenarioResult): string {
       `      <failure message="${xmlText(result.failures[0]!.message)}" type="expectation">${xmlText(text)}</failure>`,
     );
   }
+  const agents = Object.entries(result.agents ?? {}).map(([id, a]) => `\n${agentLine(id, a.metrics)}`);
   inner.push(
-    `      <system-out>${xmlText(`seed ${result.seed}; ${result.simulatedMs} ms simulated; calls ${JSON.stringify(result.calls)}`)}</system-out>`,
+    `      <system-out>${xmlText(`seed ${result.seed}; ${result.simulatedMs} ms simulated; calls ${JSON.stringify(result.calls)}${agents.join("")}`)}</system-out>`,
   );
   return [open, ...inner, "    </testcase>"].join("\n");
 }

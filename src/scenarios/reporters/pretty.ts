@@ -1,4 +1,5 @@
 // The terminal report: one line per scenario as it finishes, each failure with expected, actual and the call's timeline.
+import { agentLine } from "../agent-report.js";
 import type { RunSummary, ScenarioFailure, ScenarioResult } from "../result.js";
 
 const indent = (text: string, by: string) =>
@@ -35,6 +36,8 @@ export function formatResult(result: ScenarioResult): string {
       : `${seconds(result.simulatedMs)} simulated, ${Math.round(result.wallMs)} ms wall`;
   const head = `${mark} ${result.name} (${result.file}) ${timing}`;
   const body: string[] = [];
+  for (const [id, agent] of Object.entries(result.agents ?? {}))
+    body.push(`  ${agentLine(id, agent.metrics)}`);
   if (result.error) body.push(indent(result.error, "  "));
   result.failures.forEach((failure, i) => {
     body.push(indent(formatFailure(failure, i + 1), "  "));

@@ -1,5 +1,6 @@
 // Expectations as zod schemas: final call states, ordered record lists, what was heard, what must never happen.
 import { z } from "zod";
+import { agentExpectationsSchema } from "./agent-fields.js";
 import { callIdField } from "./fields.js";
 import {
   alertFields,
@@ -108,6 +109,7 @@ export const expectationSchema = strictFields("expect", {
     .describe(
       "ConversationRelay sessions, oldest first: what the agent said, the caller's prompts and keys, interrupts, how it ended.",
     ),
+  agent: agentExpectationsSchema.optional(),
   never: neverSchema.optional().describe("What must not have happened."),
 });
 
