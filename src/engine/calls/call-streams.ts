@@ -30,13 +30,12 @@ export function checkAgentTurnTimeout(ms: number): number {
 
 /** The real time waited for each call's agent, by turn: kept apart from the timeline, which it would make differ run to run. */
 function createAgentHosting(
-  maxQueuedBytes: number | undefined,
-  timeoutMs: number,
+  options: StreamsOptions,
 ): AgentHosting & { waits: Map<string, (number | null)[]>; setTimeout(ms: number): void } {
   const waits = new Map<string, (number | null)[]>();
-  let timeout = checkAgentTurnTimeout(timeoutMs);
+  let timeout = checkAgentTurnTimeout(options.agentTurnTimeoutMs ?? defaultAgentTurnTimeoutMs);
   return {
-    budget: createPlaybackBudget(maxQueuedBytes),
+    budget: createPlaybackBudget(options.maxQueuedBytes),
     waits,
     agentTurnTimeoutMs: () => timeout,
     setTimeout(ms) {
@@ -82,10 +81,7 @@ export interface StreamsOptions {
 }
 
 export function createStreams(reg: CallRegistry, options: StreamsOptions = {}): StreamsPart {
-  const hosting = createAgentHosting(
-    options.maxQueuedBytes,
-    options.agentTurnTimeoutMs ?? defaultAgentTurnTimeoutMs,
-  );
+  const hosting = createAgentHosting(options);
   const { budget } = hosting;
   const { services, parts, now } = reg;
   const { ctx, scheduler } = services;
@@ -124,11 +120,8 @@ export function createStreams(reg: CallRegistry, options: StreamsOptions = {}): 
       );
     };
     const host = streamSessionHost(reg, rt, call, env, ended, hosting);
-    const session = openStreamSession(
-      spec.bidirectional ? conversations.stream(rt, host, sid) : host,
-      sid,
-      spec,
-    );
+    const fed = spec.bidirectional ? conversations.stream(rt, host, sid) : host;
+    const session = openStreamSession(fed, sid, spec);
     entry = {
       session,
       bidirectional: spec.bidirectional,
