@@ -1,6 +1,7 @@
 // Shared pieces of the benchmarks: the request they all make, the built package's location, small statistics.
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -97,4 +98,20 @@ export function runInChild<T>(script: string, args: string[] = [], nodeFlags: st
       else reject(new Error(`${script} ${args.join(" ")} exited with ${code} and no result`));
     });
   });
+}
+
+/**
+ * The default fixtures with balances that last any run (messages and calls are admitted against the balance),
+ * written to a fresh temporary folder; the path of the file.
+ */
+export function richFixtures(dir = mkdtempSync(join(tmpdir(), "voice-sandbox-bench-"))): string {
+  const path = join(dir, "fixtures.yaml");
+  writeFileSync(
+    path,
+    readFileSync(join(repoRoot, "fixtures/default.yaml"), "utf8").replace(
+      /balance_cents: \d+/g,
+      "balance_cents: 100000000000",
+    ),
+  );
+  return path;
 }

@@ -15,6 +15,7 @@ import {
   listPath,
   median,
   repoRoot,
+  richFixtures,
   verdict,
 } from "./lib.js";
 
@@ -98,6 +99,9 @@ export async function startSandboxServer(
       "127.0.0.1",
       "--log-level",
       "warn",
+      // Balances that last the run: a sustained POST of messages would otherwise spend the fixtures' own.
+      "--fixtures",
+      richFixtures(),
     ],
     { cwd: repoRoot, env, stdio: ["ignore", "inherit", "inherit"] },
   );

@@ -1,11 +1,13 @@
 // Steady mixed load (`npx tsx bench/steady-load.ts`): the built server with a data directory, a fixed rate of message creates, calls that finish, lists and fetches, and per minute its memory, its latency and its pauses.
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { Agent, request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { accountSid, authorization, envNumber, repoRoot, startScriptNodeFlags } from "./lib.js";
+import { accountSid, authorization, envNumber, repoRoot, richFixtures, startScriptNodeFlags } from "./lib.js";
+
+export { richFixtures };
 
 /** What the server's probe (bench/server-probe.cjs) answers. */
 export interface Probe {
@@ -50,17 +52,6 @@ export interface ProbedServer {
 }
 
 /** Fixtures whose accounts' balances last any run, so admission never refuses a call or a message. */
-export function richFixtures(dir: string): string {
-  const path = join(dir, "fixtures.yaml");
-  writeFileSync(
-    path,
-    readFileSync(join(repoRoot, "fixtures/default.yaml"), "utf8").replace(
-      /balance_cents: \d+/g,
-      "balance_cents: 100000000000",
-    ),
-  );
-  return path;
-}
 
 export async function startProbedServer(args: string[], nodeFlags: string[] = []): Promise<ProbedServer> {
   const env = Object.fromEntries(
