@@ -1,15 +1,12 @@
-// The inspector in a real browser: ring from the phone, press a digit, watch the timeline move, play a recording, resend a webhook, hang up, remove a fault, and check accessibility.
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSandbox, type Sandbox } from "../../src/index.js";
 import { type RunningInspector, startInspector } from "../../src/inspector/index.js";
+import { seriousViolations } from "../support/axe.js";
 import { type LaunchedBrowser, launchBrowser, noBrowserReason } from "../support/browser.js";
 import { fixtures } from "../support/fixtures.js";
 
-const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 /** Screenshots for the docs are written only when asked, so a test run leaves the tree as it was. */
 const screenshotFolder = process.env.VOICE_SANDBOX_SCREENSHOTS
   ? fileURLToPath(new URL("../../docs/images/", import.meta.url))
@@ -38,24 +35,6 @@ function answerApp(sandbox: Sandbox) {
 
 async function screenshot(page: Page, name: string) {
   if (screenshotFolder) await page.screenshot({ path: `${screenshotFolder}inspector-${name}.png` });
-}
-
-/** axe-core's findings that are serious or critical, as short lines. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(axeSource);
-  const results = await page.evaluate(async () => {
-    // biome-ignore lint/suspicious/noExplicitAny: axe is injected into the page as a global.
-    const axe = (window as any).axe;
-    const found = await axe.run(document, { resultTypes: ["violations"] });
-    return found.violations.map((v: { id: string; impact: string; nodes: { target: string[] }[] }) => ({
-      id: v.id,
-      impact: v.impact,
-      targets: v.nodes.map((n) => n.target.join(" ")).slice(0, 3),
-    }));
-  });
-  return (results as { id: string; impact: string; targets: string[] }[])
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.impact} ${v.id}: ${v.targets.join(", ")}`);
 }
 
 const visible = (page: Page, text: string | RegExp) =>
