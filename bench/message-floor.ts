@@ -12,6 +12,7 @@ import {
   median,
   messageForm,
   messagesPath,
+  richFixtures,
 } from "./lib.js";
 import { request } from "./scale-fill.js";
 
@@ -57,7 +58,7 @@ const deliveredLag = 15_000;
 /** One round: `messages` created, each taken through sending, sent (charged) and delivered. */
 async function round(withEvents: boolean): Promise<number> {
   // A fresh sandbox a round, so each starts from the same state (the default event retention, 100,000).
-  const sandbox = createSandboxCore({ clock: "virtual" });
+  const sandbox = createSandboxCore({ clock: "virtual", fixtures: richFixtures() });
   const created = await sandbox.handle(messagePost);
   if (created.status !== 201) throw new Error(`POST Messages.json answered ${created.status}`);
   const template = sandbox.store.messages.all().at(-1)!;
@@ -124,7 +125,7 @@ async function round(withEvents: boolean): Promise<number> {
  * after each (about 6,000 a second), so delivery steps run among the creates as on a loaded server.
  */
 async function roundThroughCore(): Promise<number> {
-  const sandbox = createSandboxCore({ clock: "virtual" });
+  const sandbox = createSandboxCore({ clock: "virtual", fixtures: richFixtures() });
   const batch = 1_000;
   const started = performance.now();
   for (let sent = 0; sent < messages; sent += batch) {
