@@ -1,8 +1,7 @@
 // Admin: a call's conversation with its <Connect> app as a two-channel WAV, the caller left and the agent right.
 import { codes, errors, SandboxError } from "../../domain/errors.js";
 import { defineRoute } from "../route.js";
-
-const callSid = /^CA[0-9a-f]{32}$/;
+import { adminPathParams } from "./path-params.js";
 
 /** A call the sandbox knows that kept no conversation: it had no `<Connect>` app, or it is no longer kept. */
 const noConversation = (sid: string) =>
@@ -21,14 +20,10 @@ export const conversationAudioRoutes = [
     summary:
       "A call's conversation with its <Connect> app as 8 kHz 16-bit WAV: the caller on the left channel (what the app got), the agent on the right (the app's audio, or the relay's speech)",
     auth: { kind: "admin" },
+    params: adminPathParams.call,
     contentType: "audio/x-wav",
     async handle({ params, request, services }) {
       const sid = params.CallSid!;
-      if (!callSid.test(sid))
-        throw errors.invalidParameter(
-          "CallSid",
-          `CallSid must be CA and 32 hex digits, not ${JSON.stringify(sid)}`,
-        );
       if (!services.context.store.calls.has(sid)) throw errors.notFound(request.path);
       const body = await services.calls.conversationAudio(sid);
       if (!body) throw noConversation(sid);
