@@ -6,34 +6,14 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createSandboxCore, type SandboxCore } from "../../src/sandbox.js";
 import { compactSnapshot } from "../../src/server/persistence/compact-snapshot.js";
-import { DataDirError, openDataDir } from "../../src/server/persistence/data-dir.js";
+import { DataDirError } from "../../src/server/persistence/data-dir.js";
 import { encodeFrame } from "../../src/server/persistence/frame.js";
 import { journalName, snapshotFileName } from "../../src/server/persistence/layout.js";
 import { exited, startServe } from "../support/cli-process.js";
+import { createAccount, start } from "../support/data-dir.js";
 import { fixtures } from "../support/fixtures.js";
 
 const freshDir = () => mkdtempSync(join(tmpdir(), "vs-rows-"));
-
-async function createAccount(handle: SandboxCore["handle"], name: string): Promise<string> {
-  const response = await handle({
-    method: "POST",
-    path: "/carrier/v1/accounts",
-    query: "",
-    headers: { authorization: `Bearer ${fixtures.carrierKey}`, "content-type": "application/vnd.api+json" },
-    body: JSON.stringify({ data: { type: "account", attributes: { name } } }),
-  });
-  expect(response.status).toBe(201);
-  return JSON.parse(String(response.body)).data.id;
-}
-
-async function start(dir: string, warnings: string[] = [], snapshotEvery?: number) {
-  const sandbox = createSandboxCore({ clock: "virtual" });
-  const persistence = await openDataDir(sandbox, dir, {
-    warn: (message) => warnings.push(message),
-    ...(snapshotEvery ? { snapshotEvery } : {}),
-  });
-  return { sandbox, persistence, handle: persistence.wrap(sandbox.handle) };
-}
 
 /** Every file of `dir` with its bytes' SHA-256: equal before and after means nothing was changed. */
 const contents = (dir: string) =>

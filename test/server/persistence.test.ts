@@ -9,6 +9,7 @@ import { createSandboxCore, type SandboxCore } from "../../src/sandbox.js";
 import { DataDirError, openDataDir } from "../../src/server/persistence/data-dir.js";
 import { encodeFrame } from "../../src/server/persistence/frame.js";
 import { snapshotFileName } from "../../src/server/persistence/layout.js";
+import { createAccount, start } from "../support/data-dir.js";
 import { fixtures } from "../support/fixtures.js";
 
 const freshDir = () => mkdtempSync(join(tmpdir(), "vs-data-"));
@@ -21,27 +22,6 @@ const journalPath = (dir: string) =>
       .sort()
       .at(-1)!,
   );
-
-async function createAccount(handle: SandboxCore["handle"], name: string): Promise<string> {
-  const response = await handle({
-    method: "POST",
-    path: "/carrier/v1/accounts",
-    query: "",
-    headers: { authorization: `Bearer ${fixtures.carrierKey}`, "content-type": "application/vnd.api+json" },
-    body: JSON.stringify({ data: { type: "account", attributes: { name } } }),
-  });
-  expect(response.status).toBe(201);
-  return JSON.parse(String(response.body)).data.id;
-}
-
-async function start(dir: string, warnings: string[] = [], snapshotEvery?: number) {
-  const sandbox = createSandboxCore({ clock: "virtual" });
-  const persistence = await openDataDir(sandbox, dir, {
-    warn: (m) => warnings.push(m),
-    ...(snapshotEvery ? { snapshotEvery } : {}),
-  });
-  return { sandbox, persistence, handle: persistence.wrap(sandbox.handle) };
-}
 
 describe("data directory", () => {
   it("replays every acknowledged change after a restart, with ids and time going on", async () => {
