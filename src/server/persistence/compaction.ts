@@ -22,6 +22,7 @@ export function storeRows(store: Store): number {
  */
 export function captureSnapshot(s: DataDirState, seq = s.appendedSeq): SnapshotDue {
   const state = s.sandbox.captureState();
+  s.capturedSeq = Math.max(s.capturedSeq, seq);
   const rows: RowCounts = {};
   for (const [name] of state.tables) rows[name] = s.sandbox.store[name].size;
   return { seq, state, rows };
@@ -64,6 +65,8 @@ export async function writeSnapshot(s: DataDirState, due: SnapshotDue): Promise<
 /** Captures the state for a snapshot once the journal has grown enough (see `snapshotEvery`). */
 export function compactIfDue(s: DataDirState): void {
   if (s.compacting || s.snapshotDue || s.journalRecords < s.snapshotEvery) return;
+  // Nothing changed since the newest capture (one being started, or written): it is already the state.
+  if (s.appendedSeq <= s.capturedSeq) return;
   if (s.journalBytes * 4 < s.snapshotBytes - smallSnapshot) return;
   // Captured now; the write goes on while new changes are journaled.
   s.snapshotDue = captureSnapshot(s);

@@ -89,6 +89,7 @@ export async function openDataDir(
     journal,
     journalBytes: await journal.size(),
     journalRecords: replayed.records,
+    capturedSeq: replayed.snapshotSeq,
     snapshotBytes: replayed.snapshotBytes,
     snapshotDue: undefined,
     barrier: undefined,
@@ -172,9 +173,10 @@ function durableHandle(s: DataDirState, handle: Handle): Handle {
 
 async function flush(s: DataDirState): Promise<void> {
   await waitFor(s, s.appendedSeq);
-  for (compactIfDue(s); s.compacting || s.snapshotDue; compactIfDue(s)) {
+  // The writer may be between taking a snapshot due and starting to write it (a journal rotation): wait it out.
+  for (compactIfDue(s); s.compacting || s.snapshotDue || s.running; compactIfDue(s)) {
     kick(s);
-    await (s.compacting ?? new Promise<void>((resolve) => setImmediate(resolve)));
+    await (s.compacting ?? s.running ?? new Promise<void>((resolve) => setImmediate(resolve)));
   }
 }
 

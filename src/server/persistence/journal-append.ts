@@ -23,7 +23,8 @@ export async function writeBatch(s: DataDirState): Promise<boolean> {
     return false;
   }
   s.journalBytes += data.length;
-  s.journalRecords += batch.length;
+  // Records the newest capture already holds (queued before it, written after it) are not news.
+  for (const { seq } of batch) if (seq > s.capturedSeq) s.journalRecords += 1;
   s.writtenSeq = Math.max(s.writtenSeq, upTo);
   s.durableSeq = durableAfterBarrier(s);
   return true;

@@ -40,7 +40,13 @@ export interface DataDirState {
   journalPath: string;
   journal: WritableFile;
   journalBytes: number;
+  /** Records journaled after the newest capture (`capturedSeq`): what the next snapshot would take in. */
   journalRecords: number;
+  /**
+   * The journal sequence the newest capture reflects. Records up to it that are written after it (a batch
+   * queued before the capture) do not count toward the next snapshot: they are in this one.
+   */
+  capturedSeq: number;
   snapshotBytes: number;
   /**
    * The snapshot to write next: a capture, or `"retry"` after a write that failed. The failed attempt read
