@@ -59,6 +59,7 @@ describe("conversation metrics on the virtual clock", () => {
         endedAt: at(1840),
         owed: true,
         answered: true,
+        late: false,
         responseMs: 220,
         // Its voice sounded from 2060 until the caller started at 2180.
         speakingMs: 120,
@@ -73,6 +74,7 @@ describe("conversation metrics on the virtual clock", () => {
         endedAt: at(2680),
         owed: true,
         answered: true,
+        late: false,
         responseMs: 220,
         // The caller's fifth loud frame (2260-2280) reached the agent, whose clear stopped its voice at 2280.
         speakingMs: 100 + 500,
@@ -88,6 +90,7 @@ describe("conversation metrics on the virtual clock", () => {
         endedAt: at(4860),
         owed: true,
         answered: true,
+        late: false,
         responseMs: 220,
         speakingMs: 500,
         talkOverMs: 0,
@@ -100,6 +103,7 @@ describe("conversation metrics on the virtual clock", () => {
       owed: 3,
       answered: 3,
       unanswered: 0,
+      late: 0,
       responseMs: { count: 3, min: 220, p50: 220, p95: 220, max: 220 },
       speakingMs: 1220,
       bargeIns: 1,
@@ -153,6 +157,7 @@ describe("conversation metrics on the virtual clock", () => {
         endedAt: at(1500),
         owed: true,
         answered: true,
+        late: false,
         responseMs: 0,
         // "You said billing please": four words, 1600 ms.
         speakingMs: 1600,
@@ -167,6 +172,7 @@ describe("conversation metrics on the virtual clock", () => {
         endedAt: at(4600),
         owed: true,
         answered: true,
+        late: false,
         responseMs: 0,
         speakingMs: 1200,
         talkOverMs: 0,

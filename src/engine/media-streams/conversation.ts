@@ -17,6 +17,8 @@ export interface TurnRecord {
   owed: boolean;
   /** The app sent something after the turn ended, within `agentTurnTimeout`. */
   answered: boolean;
+  /** It sent something only after the sandbox had given up waiting (agentTurnTimeout). */
+  late: boolean;
   /** From the end of the caller's turn to the agent's first audio (or the relay's first words); null: none came. */
   responseMs: number | null;
   /** How long the agent's audio played during the turn. */
@@ -76,6 +78,8 @@ interface Talk {
   lastKeyAt: number | null;
   last: number;
   closed: boolean;
+  /** The turn the sandbox stopped waiting on (an answer to it now is late). */
+  gaveUp: number;
 }
 
 /** Times never go backwards (events of one instant may be told in any order). */
@@ -117,6 +121,7 @@ function begin(t: Talk, at: number, by: TurnRecord["by"]): void {
     endedAt: by === "dtmf" ? at : null,
     owed: false,
     answered: false,
+    late: false,
     responseMs: null,
     speakingMs: 0,
     talkOverMs: 0,
@@ -203,6 +208,7 @@ export function createConversation(start: number, note: ConversationNote): Conve
     lastKeyAt: null,
     last: start,
     closed: false,
+    gaveUp: 0,
   };
   return {
     get turn() {
@@ -227,12 +233,19 @@ export function createConversation(start: number, note: ConversationNote): Conve
       if (t.current) t.current.owed = true;
     },
     answered() {
+      const { current } = t;
       // What the app sends while the caller's words go on answers nothing yet.
-      if (t.current && t.current.endedAt !== null && !t.callerOn) t.current.answered = true;
+      if (!current || current.endedAt === null || t.callerOn || current.answered || current.late) return;
+      if (t.gaveUp !== current.n) current.answered = true;
+      else {
+        current.late = true;
+        note("agent.late", { n: current.n, message: "the agent answered after the sandbox stopped waiting" });
+      }
     },
     unanswered(reason, timeoutMs) {
-      if (t.current)
-        note("agent.unanswered", { n: t.current.n, reason, message: unansweredMessage(reason, timeoutMs) });
+      if (!t.current) return;
+      t.gaveUp = t.current.n;
+      note("agent.unanswered", { n: t.current.n, reason, message: unansweredMessage(reason, timeoutMs) });
     },
     close(time) {
       if (t.closed) return;
