@@ -30,7 +30,7 @@ export interface TurnRecord {
    * turn ended), and whether it was cut (the app's `clear`, the relay's interruption) rather than ran out.
    */
   bargeIn: { stopMs: number | null; cut: boolean } | null;
-  /** Every stretch in which neither sounded, in order. */
+  /** Every stretch in which neither sounded, in order (the first 1,000). */
   silencesMs: number[];
 }
 
@@ -59,6 +59,9 @@ export interface Conversation {
   /** The session is over at `at`: what sounds stops, and the last turn is written. */
   close(at: number): void;
 }
+
+/** Stretches of silence a turn lists (the first ones): an agent that stutters for an hour lists no more. */
+export const maxSilencesPerTurn = 1000;
 
 /** Keys pressed this close together with nothing from the agent between them are one turn. */
 const keyTurnGapMs = 1000;
@@ -89,8 +92,12 @@ function clamp(t: Talk, at: number): number {
 }
 
 function endSilence(t: Talk, at: number): void {
-  if (t.quietSince !== null && t.current && at > t.quietSince) t.current.silencesMs.push(at - t.quietSince);
+  if (t.quietSince !== null) addSilence(t, at - t.quietSince);
   t.quietSince = null;
+}
+
+function addSilence(t: Talk, ms: number): void {
+  if (t.current && ms > 0 && t.current.silencesMs.length < maxSilencesPerTurn) t.current.silencesMs.push(ms);
 }
 
 /** The agent's speaking and the talk-over up to `at` go to the current turn (none before the caller's first). */
@@ -251,8 +258,7 @@ export function createConversation(start: number, note: ConversationNote): Conve
       if (t.closed) return;
       const at = clamp(t, time);
       settle(t, at);
-      if (t.current && t.quietSince !== null && at > t.quietSince)
-        t.current.silencesMs.push(at - t.quietSince);
+      if (t.quietSince !== null) addSilence(t, at - t.quietSince);
       write(t);
       t.closed = true;
     },
