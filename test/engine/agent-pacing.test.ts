@@ -49,6 +49,23 @@ describe("agent-paced virtual time", () => {
     expect(second.timeline).toEqual(first.timeline);
   });
 
+  it("an agent that streams its answer in parts as it makes it: the answer plays whole, as on a real call", async () => {
+    // 600 ms of audio in three parts 60 ms of real time apart: it keeps ahead of a frame every 20 ms.
+    const agent = await startStreamAgent({
+      think: randomThink(200),
+      answerFrames: 30,
+      streamParts: 3,
+      streamGapMs: 60,
+    });
+    cleanups.push(() => agent.close());
+    const twiml = `<Response><Connect><Stream url="${agent.url()}"/></Connect></Response>`;
+    const first = await call(twiml);
+    const second = await call(twiml);
+    const played = first.timeline.filter((e) => e.kind === "stream.played").map((e) => e.detail.ms);
+    expect(played).toEqual([600, 600, 600]);
+    expect(second.timeline).toEqual(first.timeline);
+  });
+
   it("a relay agent that thinks 0-300 ms and sends its tokens 20 ms apart answers every turn, the same run after run", async () => {
     const agent = await startRelayAgent({ think: randomThink(300), tokenGapMs: 20 });
     cleanups.push(() => agent.close());
