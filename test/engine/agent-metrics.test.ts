@@ -28,8 +28,8 @@ describe("conversation metrics on the virtual clock", () => {
   }
 
   it("a media-stream agent with a 200 ms lead-in that clears after five frames of the caller's voice", async () => {
-    // However long it thinks (0-300 ms of real time), its answers start 220 ms after the caller's words end:
-    // the frame that carries their end, then its 200 ms of lead-in silence.
+    // However long it thinks (0-300 ms of real time), its answers start 220 ms after the caller's words
+    // end (the first frame without their sound): one frame, then its 200 ms of lead-in silence.
     const agent = await startStreamAgent({
       think: randomThink(300),
       leadInFrames: 10,
@@ -55,11 +55,13 @@ describe("conversation metrics on the virtual clock", () => {
         n: 1,
         by: "speech",
         startedAt: at(1000),
-        endedAt: at(2000),
+        // "hello there" sounds for 840 ms of its second; the silence after it is the end of the turn.
+        endedAt: at(1840),
         owed: true,
         answered: true,
+        late: false,
         responseMs: 220,
-        // Its voice sounded from 2220 until the caller started at 2340.
+        // Its voice sounded from 2060 until the caller started at 2180.
         speakingMs: 120,
         talkOverMs: 0,
         bargeIn: null,
@@ -68,25 +70,27 @@ describe("conversation metrics on the virtual clock", () => {
       {
         n: 2,
         by: "speech",
-        startedAt: at(2340),
-        endedAt: at(2940),
+        startedAt: at(2180),
+        endedAt: at(2680),
         owed: true,
         answered: true,
+        late: false,
         responseMs: 220,
-        // The caller's fifth loud frame (2420-2440) reached the agent, whose clear stopped its voice at 2440.
+        // The caller's fifth loud frame (2260-2280) reached the agent, whose clear stopped its voice at 2280.
         speakingMs: 100 + 500,
         talkOverMs: 100,
         bargeIn: { stopMs: 100, cut: true },
-        // The answer's gap, then the second after it played (3660) before the caller spoke again.
+        // The answer's gap, then the second after it played before the caller spoke again.
         silencesMs: [220, 1020],
       },
       {
         n: 3,
         by: "speech",
-        startedAt: at(4680),
-        endedAt: at(5180),
+        startedAt: at(4420),
+        endedAt: at(4860),
         owed: true,
         answered: true,
+        late: false,
         responseMs: 220,
         speakingMs: 500,
         talkOverMs: 0,
@@ -99,6 +103,7 @@ describe("conversation metrics on the virtual clock", () => {
       owed: 3,
       answered: 3,
       unanswered: 0,
+      late: 0,
       responseMs: { count: 3, min: 220, p50: 220, p95: 220, max: 220 },
       speakingMs: 1220,
       bargeIns: 1,
@@ -120,10 +125,10 @@ describe("conversation metrics on the virtual clock", () => {
         { hangup: true },
       ],
     });
-    // Its answer plays from 1520 for a second; the caller speaks over it 1740-2140 (200 ms after its talk
-    // began, at the end of its first frame); the agent answers those words too, its second answer queued
-    // behind the first, so its voice stops only at 3520.
-    expect(turns[1]).toMatchObject({ startedAt: turns[0]!.endedAt! + 240, talkOverMs: 400 });
+    // Its answer plays for a second from a frame after the words; the caller speaks over it 200 ms after
+    // its talk began (at the end of its first frame), its word sounding 360 ms; the agent answers those
+    // words too, its second answer queued behind the first, so its voice stops only 1780 ms later.
+    expect(turns[1]).toMatchObject({ startedAt: turns[0]!.endedAt! + 240, talkOverMs: 360 });
     expect(turns[1]!.bargeIn).toEqual({ stopMs: 1780, cut: false });
     // The caller's second words ended with the agent still talking: it owed nothing, and answered anyway.
     expect(turns[1]).toMatchObject({ owed: false, answered: true, responseMs: null });
@@ -152,6 +157,7 @@ describe("conversation metrics on the virtual clock", () => {
         endedAt: at(1500),
         owed: true,
         answered: true,
+        late: false,
         responseMs: 0,
         // "You said billing please": four words, 1600 ms.
         speakingMs: 1600,
@@ -166,6 +172,7 @@ describe("conversation metrics on the virtual clock", () => {
         endedAt: at(4600),
         owed: true,
         answered: true,
+        late: false,
         responseMs: 0,
         speakingMs: 1200,
         talkOverMs: 0,

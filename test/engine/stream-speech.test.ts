@@ -122,7 +122,8 @@ describe("stream speech determinism", () => {
     cleanups.push(() => app.close());
     const runs: string[][] = [];
     for (let i = 0; i < 2; i++) {
-      const sandbox = createSandbox();
+      // The app only listens: the caller's words wait half a second for an answer that does not come.
+      const sandbox = createSandbox({ agentTurnTimeout: "500ms" });
       cleanups.push(() => sandbox.reset());
       sandbox.calls.setParty(callee, {
         steps: [

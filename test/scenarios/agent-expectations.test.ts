@@ -80,9 +80,9 @@ describe("the agent expectation", () => {
       talkOverMs: 100,
     });
     expect(first.agents?.c1?.turns.map((t) => [t.startedAt, t.endedAt])).toEqual([
-      [1000, 2000],
-      [2340, 2940],
-      [4680, 5180],
+      [1000, 1840],
+      [2180, 2680],
+      [4420, 4860],
     ]);
     // The real waits differ run to run; they are the only numbers besides the wall time that do.
     expect(first.thinkMs?.c1).toHaveLength(3);

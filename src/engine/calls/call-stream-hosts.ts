@@ -4,7 +4,7 @@ import type { StreamSpec, VerbEnv } from "../../markup/effects.js";
 import { callCookies } from "../callbacks/webhook-cookies.js";
 import { sendCallback } from "../context/engine-services.js";
 import type { RelaySessionHost } from "../media-streams/relay-state.js";
-import { framePayloads, sounding, speechFrame } from "../media-streams/stream-audio.js";
+import { framePayloads, heardEnd, sounding, speechFrame } from "../media-streams/stream-audio.js";
 import type { PlaybackBudget } from "../media-streams/stream-budget.js";
 import type { StreamEvent, StreamSessionHost } from "../media-streams/stream-state.js";
 import type { CallRegistry } from "./call-registry.js";
@@ -95,7 +95,10 @@ export function streamSessionHost(
     accountSid: call.account_sid,
     callSid: call.sid,
     authToken: ctx.store.accounts.get(call.account_sid)?.auth_token ?? "",
-    callerUtterance: (at) => sounding(rt.speech, at),
+    callerUtterance(at) {
+      const words = sounding(rt.speech, at);
+      return words && { start: words.start, end: words.end, heardEnd: heardEnd(words, "caller") };
+    },
     agentTurnTimeoutMs: hosting.agentTurnTimeoutMs,
     agentWaited: (n, ms) => hosting.agentWaited(call.sid, n, ms),
     trackAudio: (track, at) => trackFrame(rt, track, at),

@@ -12,11 +12,15 @@ export interface Spread {
 
 /** What a call's turns (or many calls' turns together) add up to; every duration in ms. */
 export interface AgentMetrics {
-  /** The caller's turns, those the app owed an answer, those it answered, those it owed and did not. */
+  /**
+   * The caller's turns, those the app owed an answer, those it answered, those it owed and did not answer
+   * in time, and those it answered only after the sandbox stopped waiting.
+   */
   turns: number;
   owed: number;
   answered: number;
   unanswered: number;
+  late: number;
   /** The caller's end of turn to the agent's first audio, over the turns the agent spoke in. */
   responseMs: Spread;
   /** How long the agent's audio played, in all. */
@@ -58,6 +62,7 @@ export function agentMetrics(turns: readonly TurnRecord[]): AgentMetrics {
     owed: turns.filter((t) => t.owed).length,
     answered: turns.filter((t) => t.answered).length,
     unanswered: turns.filter((t) => t.owed && !t.answered).length,
+    late: turns.filter((t) => t.late).length,
     responseMs: spreadOf(turns.flatMap((t) => (t.responseMs === null ? [] : [t.responseMs]))),
     speakingMs: turns.reduce((sum, t) => sum + t.speakingMs, 0),
     bargeIns: turns.filter((t) => t.bargeIn !== null).length,

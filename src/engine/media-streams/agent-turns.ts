@@ -11,6 +11,12 @@ export const quietAgentMs = 5_000;
  * before it records that the agent did not answer and lets time go on (`agentTurnTimeout`).
  */
 export const defaultAgentTurnTimeoutMs = 10_000;
+/**
+ * Virtual clock: the silence a stream app hears while the sandbox waits for its answer (frames sent as
+ * fast as it reads them, none of them sandbox time): enough for its own end-of-turn detection, which
+ * typically wants 300-800 ms of it; then no more frames until it answers.
+ */
+export const heldSilenceMs = 2_000;
 /** The most it may be: each wait is real time, and a scenario sent over HTTP may set it. */
 export const maxAgentTurnTimeoutMs = 60_000;
 

@@ -17,6 +17,8 @@ export interface TurnRecord {
   owed: boolean;
   /** The app sent something after the turn ended, within `agentTurnTimeout`. */
   answered: boolean;
+  /** It sent something only after the sandbox had given up waiting (agentTurnTimeout). */
+  late: boolean;
   /** From the end of the caller's turn to the agent's first audio (or the relay's first words); null: none came. */
   responseMs: number | null;
   /** How long the agent's audio played during the turn. */
@@ -28,7 +30,7 @@ export interface TurnRecord {
    * turn ended), and whether it was cut (the app's `clear`, the relay's interruption) rather than ran out.
    */
   bargeIn: { stopMs: number | null; cut: boolean } | null;
-  /** Every stretch in which neither sounded, in order. */
+  /** Every stretch in which neither sounded, in order (the first 1,000). */
   silencesMs: number[];
 }
 
@@ -58,6 +60,9 @@ export interface Conversation {
   close(at: number): void;
 }
 
+/** Stretches of silence a turn lists (the first ones): an agent that stutters for an hour lists no more. */
+export const maxSilencesPerTurn = 1000;
+
 /** Keys pressed this close together with nothing from the agent between them are one turn. */
 const keyTurnGapMs = 1000;
 
@@ -76,6 +81,8 @@ interface Talk {
   lastKeyAt: number | null;
   last: number;
   closed: boolean;
+  /** The turn the sandbox stopped waiting on (an answer to it now is late). */
+  gaveUp: number;
 }
 
 /** Times never go backwards (events of one instant may be told in any order). */
@@ -85,8 +92,12 @@ function clamp(t: Talk, at: number): number {
 }
 
 function endSilence(t: Talk, at: number): void {
-  if (t.quietSince !== null && t.current && at > t.quietSince) t.current.silencesMs.push(at - t.quietSince);
+  if (t.quietSince !== null) addSilence(t, at - t.quietSince);
   t.quietSince = null;
+}
+
+function addSilence(t: Talk, ms: number): void {
+  if (t.current && ms > 0 && t.current.silencesMs.length < maxSilencesPerTurn) t.current.silencesMs.push(ms);
 }
 
 /** The agent's speaking and the talk-over up to `at` go to the current turn (none before the caller's first). */
@@ -117,6 +128,7 @@ function begin(t: Talk, at: number, by: TurnRecord["by"]): void {
     endedAt: by === "dtmf" ? at : null,
     owed: false,
     answered: false,
+    late: false,
     responseMs: null,
     speakingMs: 0,
     talkOverMs: 0,
@@ -203,6 +215,7 @@ export function createConversation(start: number, note: ConversationNote): Conve
     lastKeyAt: null,
     last: start,
     closed: false,
+    gaveUp: 0,
   };
   return {
     get turn() {
@@ -227,19 +240,25 @@ export function createConversation(start: number, note: ConversationNote): Conve
       if (t.current) t.current.owed = true;
     },
     answered() {
+      const { current } = t;
       // What the app sends while the caller's words go on answers nothing yet.
-      if (t.current && t.current.endedAt !== null && !t.callerOn) t.current.answered = true;
+      if (!current || current.endedAt === null || t.callerOn || current.answered || current.late) return;
+      if (t.gaveUp !== current.n) current.answered = true;
+      else {
+        current.late = true;
+        note("agent.late", { n: current.n, message: "the agent answered after the sandbox stopped waiting" });
+      }
     },
     unanswered(reason, timeoutMs) {
-      if (t.current)
-        note("agent.unanswered", { n: t.current.n, reason, message: unansweredMessage(reason, timeoutMs) });
+      if (!t.current) return;
+      t.gaveUp = t.current.n;
+      note("agent.unanswered", { n: t.current.n, reason, message: unansweredMessage(reason, timeoutMs) });
     },
     close(time) {
       if (t.closed) return;
       const at = clamp(t, time);
       settle(t, at);
-      if (t.current && t.quietSince !== null && at > t.quietSince)
-        t.current.silencesMs.push(at - t.quietSince);
+      if (t.quietSince !== null) addSilence(t, at - t.quietSince);
       write(t);
       t.closed = true;
     },

@@ -1,6 +1,6 @@
 // A bidirectional stream's agent, turn by turn: who sounds in each frame, the answer the app owes, and (virtual clock) the waits for it.
 import { eventClass } from "../time/scheduler.js";
-import { realMs, realNow } from "./agent-turns.js";
+import { heldSilenceMs, realMs, realNow } from "./agent-turns.js";
 import { createConversation } from "./conversation.js";
 import { frameMs, messages, trackNames } from "./stream-protocol.js";
 import { awaitStreamAnswer, lockstep, type StreamState, sendToApp, streamVirtual } from "./stream-state.js";
@@ -53,26 +53,34 @@ export function appSpoke(s: StreamState): void {
   s.wake?.();
 }
 
-/** The caller's words at the frame from `at`: a start is a turn; an end (with the agent quiet) owes an answer. */
+/**
+ * The caller's words at the frame from `at`: their start is a turn; the end of their sound (the app hears
+ * silence from there) ends it, and owes an answer when the agent is quiet and has not answered already
+ * (audio sent during the words, not cleared since); their end arms the quiet time (`awaitStreamAnswer`).
+ */
 export function followCaller(s: StreamState, at: number): void {
   const now = s.host.callerUtterance(at);
   const before = s.utterance;
-  if (now?.start === before?.start && now?.end === before?.end) return;
   const { conversation } = s;
-  s.utterance = now;
-  if (before) {
-    conversation?.caller(before.end, false);
-    if (!now) {
-      // The caller stopped: the app's answer is awaited, and owed when the agent is quiet and has not
-      // answered already (audio sent during the words, not cleared since).
-      awaitStreamAnswer(s);
-      if (!s.talking && s.playback.length === 0 && s.mediaSinceCaller === 0) owe(s);
-    }
+  if (before && now?.start !== before.start) {
+    if (!before.heard) endWords(s, before, Math.min(at, before.end));
+    s.utterance = undefined;
+    if (!now) awaitStreamAnswer(s);
   }
-  if (now) {
+  if (now && !s.utterance) {
+    s.utterance = { ...now, heard: false };
     conversation?.caller(now.start, true);
     s.mediaSinceCaller = 0;
   }
+  // The first frame with none of their sound: at frame grain, there they ended.
+  if (s.utterance && !s.utterance.heard && at >= s.utterance.heardEnd) endWords(s, s.utterance, at);
+}
+
+/** The sound of the caller's words ended at `at`: their turn ends, and the app owes an answer if the agent is quiet. */
+function endWords(s: StreamState, words: NonNullable<StreamState["utterance"]>, at: number): void {
+  words.heard = true;
+  s.conversation?.caller(at, false);
+  if (!s.talking && s.playback.length === 0 && s.mediaSinceCaller === 0) owe(s);
 }
 
 /**
@@ -101,45 +109,44 @@ function sendHeldFrame(s: StreamState): void {
 }
 
 /**
- * Virtual clock: the app owes an answer and has sent nothing. The clock stands still while frames go on
- * in real time, one every 20 ms (so the app's own turn detection hears the silence it expects), until its
- * first message, its close, or `agentTurnTimeout` of real time; then what it sent with that first message
- * is read too (its burst plays from the same instant).
+ * Virtual clock: the app owes an answer and has sent nothing. The clock stands still; the app hears
+ * `heldSilenceMs` more of the call (silence), frame after frame as fast as it reads them, so its own
+ * end-of-turn detection hears the silence it expects, then no more, until its first message, its close,
+ * or `agentTurnTimeout` of real time; then what it sent with that first message is read too (its burst
+ * plays from the same instant). An app that answers nothing hears the same frames run after run.
  */
-function holdForAnswer(s: StreamState): Promise<void> {
+async function holdForAnswer(s: StreamState): Promise<void> {
   const owed = s.owed!;
   const timeoutMs = s.host.agentTurnTimeoutMs();
+  const waiting = () => s.state === "open" && s.owed === owed && !owed.answered;
+  const left = () => timeoutMs - (realNow() - owed.realSince);
+  for (let sent = 0; sent < heldSilenceMs / frameMs && waiting() && left() > 0; sent++) {
+    sendHeldFrame(s);
+    await lockstep(s);
+  }
+  if (waiting()) await untilWoken(s, waiting, left());
+  if (waiting()) {
+    s.conversation?.unanswered("timeout", timeoutMs);
+    s.host.agentWaited(owed.n, null);
+    s.owed = null;
+    return;
+  }
+  if (owed.answered && s.state === "open") await lockstep(s);
+}
+
+/** Real time until `waiting` stops holding (a message or the close wakes the stream) or `ms` pass. */
+function untilWoken(s: StreamState, waiting: () => boolean, ms: number): Promise<void> {
   return new Promise<void>((resolve) => {
-    let frame: ReturnType<typeof setTimeout> | undefined;
     const finish = () => {
-      clearTimeout(frame);
       clearTimeout(deadline);
       s.wake = null;
       resolve();
     };
-    const waiting = () => s.state === "open" && s.owed === owed && !owed.answered;
-    const deadline = setTimeout(
-      () => {
-        if (waiting()) {
-          s.conversation?.unanswered("timeout", timeoutMs);
-          s.host.agentWaited(owed.n, null);
-          s.owed = null;
-        }
-        finish();
-      },
-      Math.max(0, timeoutMs - (realNow() - owed.realSince)),
-    );
-    const tick = () => {
-      if (!waiting()) return finish();
-      sendHeldFrame(s);
-      frame = setTimeout(tick, frameMs);
-    };
+    const deadline = setTimeout(finish, Math.max(0, ms));
     s.wake = () => {
       if (!waiting()) finish();
     };
-    if (!waiting()) return finish();
-    frame = setTimeout(tick, frameMs);
-  }).then(() => (owed.answered && s.state === "open" ? lockstep(s) : undefined));
+  });
 }
 
 /** Virtual clock: while the app's answer plays, each frame takes 20 ms of real time too, so an app that streams it keeps ahead. */

@@ -41,6 +41,22 @@ export function speechFrame(utterance: Utterance, voice: SpeechVoice, at: number
 
 /** Samples quieter than this (about -42 dBFS) are silence to the metrics: what a caller would not hear. */
 const audibleLevel = 256;
+const heardEnds = new WeakMap<Utterance, number>();
+
+/**
+ * When `utterance`'s words stop sounding (clock ms): synthesized words fill the start of an utterance's
+ * time and silence the rest, and an app hears its end there. Kept per utterance (frames ask every 20 ms).
+ */
+export function heardEnd(utterance: Utterance, voice: SpeechVoice): number {
+  const known = heardEnds.get(utterance);
+  if (known !== undefined) return known;
+  const samples = speechSamples(utterance.text, voice, utterance.end - utterance.start);
+  let last = samples.length;
+  while (last > 0 && Math.abs(samples[last - 1]!) < audibleLevel) last--;
+  const end = last === 0 ? utterance.end : utterance.start + Math.ceil((last * 1000) / speechRate);
+  heardEnds.set(utterance, end);
+  return end;
+}
 const audibleByte = Uint8Array.from({ length: 256 }, (_, b) =>
   Math.abs(alawmulaw.mulaw.decodeSample(b)) >= audibleLevel ? 1 : 0,
 );

@@ -10,6 +10,13 @@ import { type ByteQueue, clearBytes, newByteQueue } from "./stream-bytes.js";
 
 export type StreamEvent = "stream-started" | "stream-stopped" | "stream-error";
 
+/** The caller's words as a stream hears them. */
+export interface CallerWords {
+  start: number;
+  end: number;
+  heardEnd: number;
+}
+
 /** What a session needs from the engine; every call into it happens inside a scheduler event or a socket event. */
 export interface StreamSessionHost {
   readonly scheduler: Scheduler;
@@ -19,8 +26,11 @@ export interface StreamSessionHost {
   readonly callSid: string;
   /** Signs the upgrade request (X-Twilio-Signature). */
   readonly authToken: string;
-  /** The caller's words sounding at `at`, if any: when they started and end (when they stop, the app owes an answer). */
-  callerUtterance(at: number): { start: number; end: number } | undefined;
+  /**
+   * The caller's words at `at`, if any: when they started, when they end, and when their sound ends (the
+   * silence after it is theirs too: when it begins, the app owes an answer).
+   */
+  callerUtterance(at: number): CallerWords | undefined;
   /** Real ms the virtual clock waits for an app that owes the call an answer (agentTurnTimeout). */
   agentTurnTimeoutMs(): number;
   /** The sandbox waited `ms` of real time for the app's answer to turn `n` (null: it did not answer). */
@@ -76,8 +86,8 @@ export interface StreamState {
   /** The app's audio is playing now, and how much of it has played since it started (one utterance). */
   talking: boolean;
   utteranceMs: number;
-  /** The caller's words sounding at the last frame; when they end, the turn arms `quiet` (see agent-turns.ts). */
-  utterance: { start: number; end: number } | undefined;
+  /** The caller's words at the last frame (`heard`: their sound has ended); when they end, `quiet` is armed. */
+  utterance: (CallerWords & { heard: boolean }) | undefined;
   quiet: EventHandle | null;
   /** Turns, answers, barge-ins, talk-over and silences, written to the timeline as `agent.*` entries. */
   conversation: Conversation | null;

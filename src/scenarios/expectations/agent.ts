@@ -37,6 +37,7 @@ function boundsOf(entry: AgentExpectation, m: AgentMetrics, turns: readonly Turn
   count("turns", "turns", m.turns);
   count("answered", "answered turns", m.answered);
   count("unanswered", "unanswered turns", m.unanswered);
+  count("late", "turns answered late", m.late);
   count("barge_ins", "barge-ins", m.bargeIns);
   const spread = (
     key: "response_latency" | "barge_in_stop",

@@ -85,6 +85,7 @@ export const agentExpectationSchema = strictFields("agent", {
   unanswered: countBound
     .optional()
     .describe("Turns the app owed an answer to and did not send one within agent_turn_timeout."),
+  late: countBound.optional().describe("Turns the app answered only after the sandbox stopped waiting."),
   response_latency: spreadBounds("response_latency")
     .optional()
     .describe(
