@@ -73,7 +73,7 @@ export function parseRetention(input: string | number): RecordRetention | false 
  * Drops what is beyond the context's bound, at most `limit` records of each kind; true when some is still
  * left over (for the next commit, or the next step of a sweep). Only records that are finished go, oldest
  * made first, and only with everything that hangs on them finished too: a call with its recordings (and
- * theirs transcriptions) and its text-to-speech events, a conference with its recordings, a recording
+ * their transcriptions) and its text-to-speech events, a conference with its recordings, a recording
  * with its transcriptions. Charges go with what they charged for, summed up first (`usageTotals`), so
  * usage records keep their totals; an account's newest ledger entry stays, since its balance reads it.
  * Run it inside a transaction: what it drops is journaled as any change is.
@@ -100,8 +100,8 @@ export function enforceRetention(ctx: EngineContext, state: RetentionState, limi
 /**
  * The oldest finished rows of a kind that could not go when last looked at (an account's newest charge, a
  * call whose transcription runs), passed over: each pass starts after them, so however many there are
- * (one per idle account), the rows behind them still go. They are looked at again every `lookAgainEvery`
- * passes, and whenever the last of them is gone.
+ * (one per idle account), the rows behind them still go. They are looked at again from the oldest whenever
+ * the oldest may go or the newest of them is gone, and every `lookAgainEvery` passes.
  */
 export interface Front {
   /** The newest row passed over: every finished row up to it is passed over or gone. */
