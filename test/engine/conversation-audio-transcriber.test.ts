@@ -116,8 +116,14 @@ describe("a media stream agent's words, transcribed (virtual clock)", () => {
     const timeline = door.sandbox.calls.timeline(call.sid);
     const startedAt = timeline.find((e) => e.kind === "stream.started")!.at;
 
-    // Three turns: the greeting (until the caller spoke), the answer up to the clear, and goodbye.
-    const answered = startedAt + state.answeredChunk * 20;
+    // Three turns: the greeting (until the caller spoke), the answer up to the clear, and goodbye. The wait
+    // for the answer takes no sandbox time (docs/voice-agents.md, "Silence while it thinks"): the answer
+    // sounds from the end of the caller's turn, at the turn's response time after it.
+    const turn = timeline.find((e) => e.kind === "agent.turn")!.detail as {
+      endedAt: number;
+      responseMs: number;
+    };
+    const answered = turn.endedAt + turn.responseMs;
     expect(transcript.heard.map((u) => [u.startedAt, u.durationMs])).toEqual([
       [startedAt, 200],
       [answered, 100],

@@ -83,14 +83,22 @@ describe("conversation audio of a media stream (virtual clock)", () => {
     expect(wav).toMatchObject({ riff: "RIFFWAVE", channels: 2, rate: 8000, bits: 16 });
     const caller = wav.channel(0);
     const agent = wav.channel(1);
-    // The app answered chunk n, which covers [20(n-1), 20n) ms of the stream: its tone plays from 20n ms.
-    const first = state.answeredChunk * 160;
+    // The wait for the app's answer takes no sandbox time (docs/voice-agents.md, "Silence while it thinks"):
+    // the silence it counted came while sandbox time stood at the end of the caller's turn, so its tone plays
+    // from there, at the turn's response time after it.
+    const connect = connectAt(door.sandbox, call.sid);
+    const turn = door.sandbox.calls.timeline(call.sid).find((e) => e.kind === "agent.turn")!.detail as {
+      endedAt: number;
+      responseMs: number;
+    };
+    const first = (turn.endedAt + turn.responseMs - connect) * 8;
     const decoded = alawmulaw.mulaw.decode(tone);
     expect(agent.subarray(0, first).every((v) => v === 0)).toBe(true);
     expect(Array.from(agent.subarray(first, first + decoded.length))).toEqual(Array.from(decoded));
     expect(agent.subarray(first + decoded.length).every((v) => v === 0)).toBe(true);
-    // Every frame the app got of the caller is on the left where its chunk falls, sample for sample.
-    const media = app.messages("media");
+    // Every frame the app got of the caller up to the turn's end is on the left where its chunk falls, sample
+    // for sample (the silence sent during the wait takes no sandbox time, so it has no place of its own).
+    const media = app.messages("media").filter((m) => Number(m.media.chunk) * 20 <= turn.endedAt - connect);
     expect(media.some((m) => m.media.payload !== silence)).toBe(true);
     for (const m of media) {
       const at = (Number(m.media.chunk) - 1) * 160;
