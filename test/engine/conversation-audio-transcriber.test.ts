@@ -101,7 +101,7 @@ describe("a media stream agent's words, transcribed (virtual clock)", () => {
     door.sandbox.calls.setParty(callee, {
       steps: [{ on: { verb: "Connect" }, after: "1s", say: "I would like to pay my bill" }],
     });
-    const { state, onMessage } = agentApp();
+    const { onMessage } = agentApp();
     const app = await w.app(onMessage);
     const client = door.twilioClient();
     const call = await client.calls.create({
