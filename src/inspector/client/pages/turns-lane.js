@@ -165,7 +165,7 @@ export function TurnsLane({ sid }) {
         ? html`<p class="muted">No turn yet: the caller has not spoken to the agent.</p>`
         : html`
       <${LanePicture} turns=${turns} start=${start} sid=${sid} />
-      <div class="table-wrap"><table class="list turns-table">
+      <div class="table-wrap" tabindex="0" role="group" aria-label="Agent turns table (scrolls sideways on a narrow screen)"><table class="list turns-table">
         <caption class="visually-hidden">Agent turns, one row per caller turn</caption>
         <thead><tr>${columns.map((c) => html`<th scope="col">${c}</th>`)}</tr></thead>
         <tbody>${turns.map((turn) => html`<${TurnRow} turn=${turn} start=${start} key=${turn.n} />`)}</tbody>
