@@ -116,6 +116,11 @@ describe.skipIf(noBrowserReason !== null)(
       // The picture's marks say what they are, and the lane reads as text.
       expect(await lane(page).locator("svg title", { hasText: "turn 2: barge-in" }).count()).toBe(1);
       expect(await seriousViolations(page)).toEqual([]);
+      // On a narrow screen the table scrolls inside its own box, which the keyboard can reach.
+      await page.setViewportSize({ width: 380, height: 800 });
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow).toBeLessThanOrEqual(0);
+      expect(await lane(page).locator(".table-wrap").getAttribute("tabindex")).toBe("0");
       await page.close();
     });
 
