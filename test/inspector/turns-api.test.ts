@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSandbox, type Sandbox } from "../../src/index.js";
 import { type RunningInspector, startInspector } from "../../src/inspector/index.js";
 import { placeWithTwiml } from "../support/stream-world.js";
-import { type StreamAgent, startStreamAgent } from "../support/voice-agent-apps.js";
+import { type StreamAgent, startRelayAgent, startStreamAgent } from "../support/voice-agent-apps.js";
 
 const token = "turns-admin-token";
 const auth = { authorization: `Bearer ${token}` };
@@ -67,6 +67,29 @@ describe("the inspector's turns read", () => {
     const one = await (await get(`/__sandbox/ui/api/calls/${sid}/turns?limit=1`)).json();
     expect(one.turns).toHaveLength(1);
     expect(one).toMatchObject({ total: 2, metrics: { turns: 2 } });
+  });
+
+  it("lists a ConversationRelay call's turns too, the caller's words from the timeline", async () => {
+    const relay = await startRelayAgent();
+    try {
+      sandbox.calls.setParty(callee, {
+        ringAfter: 0,
+        answerAfter: 0,
+        steps: [{ say: "what time is it", for: "1s" }, { hangup: true }],
+      });
+      const relaySid = await placeWithTwiml(
+        sandbox,
+        callee,
+        `<Response><Connect><ConversationRelay url="${relay.url()}"/></Connect></Response>`,
+      );
+      await sandbox.clock.runUntilIdle();
+      await sandbox.settle();
+      const body = await (await get(`/__sandbox/ui/api/calls/${relaySid}/turns`)).json();
+      expect(body).toMatchObject({ agent: true, total: 1 });
+      expect(body.turns[0]).toMatchObject({ n: 1, by: "speech", said: "what time is it", answered: true });
+    } finally {
+      await relay.close();
+    }
   });
 
   it("refuses bad input with the admin API's errors", async () => {
