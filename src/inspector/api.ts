@@ -15,6 +15,7 @@ import { describeCall, listCalls } from "./views/calls.js";
 import { listConversations } from "./views/messages.js";
 import { describeSandbox } from "./views/overview.js";
 import { type ClearMark, markSidsLimit } from "./views/search.js";
+import { describeTurns } from "./views/turns.js";
 
 const sid = (prefix: string) =>
   z.string().regex(new RegExp(`^${prefix}[0-9a-f]{32}$`), `must be a ${prefix} sid`);
@@ -42,6 +43,11 @@ const conversationQuery = z.strictObject({
   ...listFilters,
 });
 
+/** How many of a call's turns one answer lists (the figures are over all of them). */
+const turnsQuery = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(1000).default(500),
+});
+
 /** The list filters in the views' terms: `since` and `hide` make the mark of a cleared list. */
 function filtersOf<Q extends { since?: number | undefined; hide?: string | undefined }>(query: Q) {
   const { since, hide, ...rest } = query;
@@ -60,6 +66,7 @@ function parseQuery<S extends z.ZodType>(schema: S, request: SandboxRequest): z.
 }
 
 const callPage = /^\/calls\/(CA[0-9a-f]{32})$/;
+const turnsPath = /^\/calls\/(CA[0-9a-f]{32})\/turns$/;
 const hangupPath = /^\/calls\/(CA[0-9a-f]{32})\/hangup$/;
 
 /** Answers `/__sandbox/ui/api/...`; every answer is admin JSON, errors in the admin API's format. */
@@ -81,6 +88,13 @@ export function createInspectorApi(sandbox: SandboxCore) {
     const page = callPage.exec(path);
     if (method === "GET" && page) {
       const described = describeCall(sandbox, page[1]!);
+      if (!described) throw errors.notFound(request.path);
+      return jsonResponse(200, described);
+    }
+    const turns = turnsPath.exec(path);
+    if (method === "GET" && turns) {
+      const { limit } = parseQuery(turnsQuery, request);
+      const described = describeTurns(sandbox, turns[1]!, limit);
       if (!described) throw errors.notFound(request.path);
       return jsonResponse(200, described);
     }

@@ -73,8 +73,25 @@ export function createChangeFeed(sandbox: SandboxCore): ChangeFeed {
     };
   };
 
+  // A call's timeline lives beside the store (turns of a voice agent, stream events): its entries are told apart.
+  let noted: Set<string> | null = null;
+  const flushNoted = () => {
+    if (!noted) return;
+    const sids = [...noted].slice(0, 200);
+    noted = null;
+    send("timeline", { sids });
+  };
+  const onNote = (callSid: string) => {
+    if (!noted) {
+      noted = new Set();
+      setImmediate(flushNoted);
+    }
+    noted.add(callSid);
+  };
+
   const watch = () => {
     const unsubscribe = sandbox.store.subscribe(onChange);
+    const unnoted = sandbox.calls.onTimeline(onNote);
     const unreplaced = sandbox.onStateReplaced(() => send("reset", {}));
     let last = logState();
     const timer = setInterval(() => {
@@ -86,6 +103,7 @@ export function createChangeFeed(sandbox: SandboxCore): ChangeFeed {
     timer.unref();
     return () => {
       unsubscribe();
+      unnoted();
       unreplaced();
       clearInterval(timer);
     };

@@ -54,6 +54,8 @@ export interface CallEngine extends Omit<CallControl, "hangup" | "cancel" | "red
   press(callSid: string, digits: string): void;
   speak(callSid: string, text: string, durationMs?: number): void;
   timeline(callSid: string): TimelineEntry[];
+  /** Calls `listener` with the call's sid and the entry's kind as each timeline entry is written; returns its removal. */
+  onTimeline(listener: (callSid: string, kind: string) => void): () => void;
   heard(callSid: string): HeardEntry[];
   /**
    * The call's conversation with its `<Connect>` apps (media stream or ConversationRelay) as a two-channel
@@ -162,6 +164,12 @@ export function createCallEngine(ctx: EngineContext, options: CallEngineOptions 
     press: (callSid, digits) => pressNow(registry, callSid, digits),
     speak: (callSid, text, durationMs) => speakNow(registry, callSid, text, durationMs),
     timeline: (callSid) => [...(registry.runtime(callSid)?.timeline ?? [])],
+    onTimeline(listener) {
+      // Wrapped: the same function given twice is two listeners, each removed by its own removal.
+      const own = (callSid: string, kind: string) => listener(callSid, kind);
+      registry.timelineListeners.add(own);
+      return () => registry.timelineListeners.delete(own);
+    },
     heard: (callSid) => [...(registry.runtime(callSid)?.heard ?? [])],
     conversationAudio: (callSid) => parts.streams.conversationAudio(callSid),
     alerts: (callSid) => registry.alerts(callSid),

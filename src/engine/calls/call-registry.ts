@@ -161,6 +161,8 @@ export interface CallRegistry {
   /** An entry in the call's timeline. */
   note(rt: CallRuntime, kind: string, detail?: Record<string, unknown>): void;
   noteOn(sid: string, kind: string, detail?: Record<string, unknown>): void;
+  /** Who hears of each timeline entry as it is written (the call's sid and the entry's kind). */
+  readonly timelineListeners: Set<(callSid: string, kind: string) => void>;
   /** An alert (Twilio's debugger): kept for `alerts()`, in the timeline, and as an event. */
   alert(rt: CallRuntime, code: number, message: string, level?: "error" | "warning"): void;
   /** A new token for a markup request out on the real clock (a later answer with another token is ignored). */
@@ -210,10 +212,13 @@ export function createCallRegistry(
   const finished = new NewestRing<string>(finishedCallsKept, "finishedCallsKept");
   /** Markup requests sent on the real clock, ever: each one's token. */
   let fetches = 0;
+  const timelineListeners = new Set<(callSid: string, kind: string) => void>();
   const note: CallRegistry["note"] = (rt, kind, detail = {}) => {
     rt.timeline.push({ at: now(), kind, detail });
+    for (const listener of timelineListeners) listener(rt.sid, kind);
   };
   const registry: CallRegistry = {
+    timelineListeners,
     services,
     runtimes,
     parties: new Map(),

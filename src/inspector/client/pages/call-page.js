@@ -8,14 +8,16 @@ import { StatusBadge } from "./calls.js";
 import { ConversationAudio, hadAgent } from "./conversation-audio.js";
 import { Recording } from "./recording.js";
 import { TimelinePicture } from "./timeline-picture.js";
+import { TurnsLane } from "./turns-lane.js";
 import { Params, WebhookRow } from "./webhook-row.js";
 
-/** Loads the call page's data, and again when the feed names this call or anything of it. */
+/** Loads the call page's data, and again when the feed names this call, anything of it, or its timeline. */
 export const useCall = (sid) =>
   useLive(
     () => api("GET", `/__sandbox/ui/api/calls/${sid}`),
     [sid],
-    (event, data) => event === "webhooks" || (event === "change" && data.sids.includes(sid)),
+    (event, data) =>
+      event === "webhooks" || ((event === "change" || event === "timeline") && data.sids.includes(sid)),
   );
 
 /** What the app's markup said to the caller, as text. */
@@ -50,6 +52,7 @@ export function CallPage({ sid }) {
     ${isLive(call.status) ? html`<${CallControls} sid=${call.sid} />` : null}
     <h2>Timeline</h2>
     <${TimelinePicture} detail=${data} />
+    <${TurnsLane} sid=${call.sid} key=${call.sid} />
     <details class="card">
       <summary>Every event (${data.timeline.length})</summary>
       <div class="table-wrap"><table class="list timeline-table">
