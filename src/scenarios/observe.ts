@@ -3,6 +3,7 @@
 import { turnsOf } from "../engine/media-streams/agent-metrics.js";
 import type { TurnRecord } from "../engine/media-streams/conversation.js";
 import type { HandlerHost } from "./handler-host.js";
+import { createSidNames } from "./names.js";
 import { relayRecords, streamRecords, type Timed } from "./observe-streams.js";
 import type { PlayedSandbox } from "./played-sandbox.js";
 import { formatOffset } from "./result.js";
@@ -12,6 +13,8 @@ export interface Observer {
   /** Call sids by scenario id. */
   readonly ids: Map<string, string>;
   idOf(sid: string): string | undefined;
+  /** The sid a name stands for now: a call id, a named party's or agent's first leg, `conferences.x`, `queues.x`. */
+  sidOf(name: string): string | undefined;
   call(sid: string): Record<string, unknown> | undefined;
   children(sid: string): Record<string, unknown>[];
   /** Every call of the account, oldest first. */
@@ -56,8 +59,10 @@ export function createObserver(
   host: HandlerHost,
   accountSid: string,
   origin: number,
+  legTargets: ReadonlyMap<string, string> = new Map(),
 ): Observer {
   const ids = new Map<string, string>();
+  const names = createSidNames(core, accountSid, ids, legTargets);
   const offset = (ms: number) => formatOffset(ms - origin);
   const idOf = (sid: string) => [...ids.entries()].find(([, s]) => s === sid)?.[0];
   const callSids = () => core.store.calls.where("account", accountSid).map((c) => c.sid);
@@ -66,6 +71,7 @@ export function createObserver(
     accountSid,
     ids,
     idOf,
+    sidOf: (name) => names.sidOf(name),
     offset,
     call(sid) {
       const row = core.store.calls.get(sid);

@@ -1,6 +1,7 @@
 // The records each list expectation is checked against, and how an entry's `call: id` reads in them.
 import type { ScenarioFailure } from "../result.js";
 import { type CheckContext, callContext, type Entry, listForm } from "./context.js";
+import { resolveEntry } from "./refs.js";
 
 /** Which field of each list's records a `call: id` stands for. */
 export const callField = {
@@ -21,9 +22,9 @@ export const listNames = Object.keys(callField) as ListName[];
 /** `call: c1` in a list entry, as the sid in the list's own field; null when that call never started. */
 export function translator(ctx: CheckContext, field: string) {
   return (entry: Entry): Entry | null => {
-    const { call, ...rest } = entry;
+    const { call, ...rest } = resolveEntry(ctx, entry);
     if (call === undefined) return rest;
-    const sid = ctx.observer.ids.get(String(call));
+    const sid = ctx.observer.sidOf(String(call));
     return sid ? { ...rest, [field]: sid } : null;
   };
 }
@@ -38,7 +39,7 @@ export function entryCall(ctx: CheckContext, entries: unknown): ScenarioFailure[
   );
   if (ids.size !== 1) return undefined;
   const id = [...ids][0]!;
-  const sid = ctx.observer.ids.get(id);
+  const sid = ctx.observer.sidOf(id);
   return sid ? callContext(ctx, id, sid) : undefined;
 }
 
