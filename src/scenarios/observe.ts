@@ -7,6 +7,7 @@ import { createSidNames } from "./names.js";
 import { relayRecords, streamRecords, type Timed } from "./observe-streams.js";
 import type { PlayedSandbox } from "./played-sandbox.js";
 import { formatOffset } from "./result.js";
+import { ringbacksOf } from "./ringback.js";
 
 export interface Observer {
   readonly accountSid: string;
@@ -25,6 +26,8 @@ export interface Observer {
   /** First attempts of callbacks, markup requests, or both ("all"), oldest first. */
   requests(which: "callbacks" | "markup" | "all"): Record<string, unknown>[];
   heard(sid: string): Record<string, unknown>[];
+  /** What the call heard with the ringback of each of its Dials in its place (`kind: ringback`, its tone). */
+  heardWithRingback(sid: string): Record<string, unknown>[];
   ledger(): Record<string, unknown>[];
   balanceCents(): number;
   events(): Record<string, unknown>[];
@@ -103,6 +106,14 @@ export function createObserver(
         }));
     },
     heard: (sid) => core.calls.heard(sid).map((h) => ({ ...h, at: offset(h.at) })),
+    heardWithRingback(sid) {
+      const rings = ringbacksOf(core, sid).map((r) => ({ ...r, kind: "ringback" }));
+      // Stable: at the same instant, the ringback comes before what else was heard then.
+      return [...rings, ...core.calls.heard(sid)]
+        .map((h, i) => ({ h, i: h.kind === "ringback" ? i - rings.length : i }))
+        .sort((a, b) => a.h.at - b.h.at || a.i - b.i)
+        .map(({ h }) => ({ ...h, at: offset(h.at) }));
+    },
     ledger: () => core.store.ledger.where("account", accountSid).map(present),
     balanceCents() {
       const entries = core.store.ledger.where("account", accountSid);

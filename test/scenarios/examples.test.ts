@@ -23,6 +23,7 @@ describe("example scenarios", () => {
       "conference-coaching.yaml",
       "conference-recording.yaml",
       "customer-app-ivr.yaml",
+      "dial-ringback.yaml",
       "dial-sip-then-number.yaml",
       "failed-transcription.yaml",
       "inbound-sms-auto-reply.yaml",

@@ -23,6 +23,7 @@ import {
   heardItems,
   type ListName,
   listNames,
+  namesRingback,
   translator,
 } from "./records.js";
 import { resolveEntry } from "./refs.js";
@@ -127,7 +128,7 @@ function checkHeard(
       failures.push({ where: ctx.where(path), path: dotted(path), message: `call ${id} never started` });
       continue;
     }
-    const actual = heardItems(ctx, sid);
+    const actual = heardItems(ctx, sid, namesRingback(expected));
     const call = callContext(ctx, id, sid);
     // What was heard is short: show all of it rather than the closest entries.
     for (const failure of checkSequence(

@@ -12,7 +12,7 @@ import {
   show,
 } from "./context.js";
 import { project } from "./match.js";
-import { actualList, callField, heardItems, listNames, translator } from "./records.js";
+import { actualList, callField, heardItems, listNames, namesRingback, translator } from "./records.js";
 import { resolveEntry } from "./refs.js";
 
 /** `never`: no record of the list matches an entry (after the first record matching its `after`). */
@@ -70,7 +70,7 @@ export function checkNever(
     check(
       [...path, "heard", id],
       `call ${id} heard`,
-      heardItems(ctx, sid),
+      heardItems(ctx, sid, namesRingback(entries)),
       entries as Entry[],
       (e) => e,
       callContext(ctx, id, sid),

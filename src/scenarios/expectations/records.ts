@@ -69,12 +69,21 @@ export function actualList(ctx: CheckContext, list: ListName): Entry[] {
   }
 }
 
-/** What a call's party heard, in the expectation's terms: say text, play URL (as a path when ours), digits. */
-export function heardItems(ctx: CheckContext, sid: string): Entry[] {
-  return ctx.observer.heard(sid).map((h) => {
+/** Whether a heard expectation names the ringback: only then is it listed among what was heard. */
+export const namesRingback = (entries: unknown): boolean =>
+  listForm(entries).entries.some((e) => e.ringback !== undefined);
+
+/**
+ * What a call's party heard, in the expectation's terms: say text, play URL (as a path when ours), digits,
+ * beep, and (`ringback`, for expectations that name it) the ringback of each Dial with its tone.
+ */
+export function heardItems(ctx: CheckContext, sid: string, ringback = false): Entry[] {
+  const heard = ringback ? ctx.observer.heardWithRingback(sid) : ctx.observer.heard(sid);
+  return heard.map((h) => {
     if (h.kind === "say") return { say: h.text, at: h.at };
     if (h.kind === "play") return { play: ctx.host.relative(String(h.url)), at: h.at };
     if (h.kind === "digits") return { digits: h.text, at: h.at };
+    if (h.kind === "ringback") return { ringback: true, ...(h.tone ? { tone: h.tone } : {}), at: h.at };
     return { [String(h.kind)]: true, at: h.at };
   });
 }

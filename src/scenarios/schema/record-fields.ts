@@ -92,10 +92,21 @@ export const heardFields = {
   play: z.string().optional().describe("A Play URL (absolute, or a path on the handlers base)."),
   digits: z.string().optional().describe("DTMF tones played to the party (Play digits)."),
   beep: z.literal(true).optional().describe("The beep before a Record."),
+  ringback: z
+    .literal(true)
+    .optional()
+    .describe(
+      "The ringback the caller hears while a Dial's legs ring (from the first leg ringing); listed only in lists that name it.",
+    ),
+  tone: z.string().optional().describe("With ringback: the Dial's ringTone (absent: the Dial named none)."),
 };
+const heardKinds = ["say", "play", "digits", "beep", "ringback"];
 export const oneHeard = (h: Record<string, unknown>) =>
-  ["say", "play", "digits", "beep"].filter((k) => h[k] !== undefined).length === 1;
-export const oneHeardMessage = { message: "name exactly one of say, play, digits or beep" };
+  heardKinds.filter((k) => h[k] !== undefined).length === 1 &&
+  (h.tone === undefined || h.ringback !== undefined);
+export const oneHeardMessage = {
+  message: "name exactly one of say, play, digits, beep or ringback (tone goes with ringback)",
+};
 
 export const ledgerFields = recordFields(ledgerEntrySchema.keyof().options, {
   kind: z.string().optional(),
