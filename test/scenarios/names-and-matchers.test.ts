@@ -80,6 +80,19 @@ describe("present, absent and sid_of", () => {
     );
   });
 
+  it("typed fields of a record take present and absent too; another word gets the field's own message", async () => {
+    await expectVerdict(
+      sipThenNumber(`  calls:
+    c1: { duration: present, price: present, answered_by: absent }
+    desk: { duration: present, answered_by: absent }
+`),
+      "passed",
+    );
+    expect(problemsOf(sipThenNumber("  calls:\n    c1: { status: done }\n").slice(1))).toContain(
+      'expect.calls.c1.status: Invalid option: expected one of "queued"|"ringing"|"in-progress"|"completed"|"busy"|"no-answer"|"failed"|"canceled" (or present, absent)',
+    );
+  });
+
   it("a leg that was never dialled stands for no sid: the entry fails", async () => {
     const yaml = sipThenNumber(`  requests:
     - { url: /after-sip, params: { DialCallSid: { sid_of: other } } }
