@@ -116,6 +116,8 @@ describe("heard and calls for a dialled leg", () => {
     heard: { c1: [{ say: Whisper for the callee }, { digits: "1" }] }
   calls:
     callee: { status: completed, direction: outbound-dial }
+  requests:
+    - { url: /whisper, call: callee, params: { CallSid: { sid_of: callee }, ParentCallSid: { sid_of: c1 } } }
 `),
       "passed",
     );
