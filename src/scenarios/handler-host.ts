@@ -1,6 +1,7 @@
 // The scenario's handler host: inline markup served in-process, other paths sent to --target, everything else recorded.
 import type { ReceivedWebhook, ReceiverAnswer } from "../webhooks/index.js";
 import { fillApps } from "./apps.js";
+import { fillCallSids } from "./names.js";
 import type { HandlerResponse } from "./schema/setup.js";
 import type { Scenario } from "./schema.js";
 
@@ -16,7 +17,7 @@ export interface HandlerHost {
   inline(number: string, kind: "voice" | "sms", markup: string): string;
   /** Answers a request to the inline base (`{apps.name}` in markup filled in). */
   answer(request: ReceivedWebhook): ReceiverAnswer;
-  /** Inline markup with `{apps.name}` filled in (place_call's twiml). */
+  /** Inline markup with `{apps.name}` and `{calls.name}` filled in (place_call's twiml). */
   fill(markup: string): string;
 }
 
@@ -33,8 +34,11 @@ export function createHandlerHost(
   scenario: Scenario,
   target: string | undefined,
   apps: ReadonlyMap<string, string> = new Map(),
+  sidOf: (name: string) => string | undefined = () => undefined,
 ): HandlerHost {
   const handlers = new Map(Object.entries(scenario.handlers));
+  // `{apps.name}` is known from the start; `{calls.name}` is read when the markup is served.
+  const fill = (markup: string) => fillCallSids(fillApps(markup, apps), sidOf);
   const targetBase = target?.replace(/\/+$/, "");
   return {
     resolve(url) {
@@ -49,7 +53,7 @@ export function createHandlerHost(
       }
       return url;
     },
-    fill: (markup) => fillApps(markup, apps),
+    fill,
     inline(number, kind, markup) {
       const path = `/numbers/${number.replace(/^\+/, "")}/${kind}`;
       handlers.set(path, markup);
@@ -61,7 +65,7 @@ export function createHandlerHost(
       // Callbacks to paths with no handler are accepted and recorded, as a customer's app would.
       if (handler === undefined) return { status: 200, body: "" };
       if (typeof handler === "string")
-        return { status: 200, headers: { "content-type": "text/xml" }, body: fillApps(handler, apps) };
+        return { status: 200, headers: { "content-type": "text/xml" }, body: fill(handler) };
       const chosen = pick(handler, request.params);
       if (!chosen) {
         return {
@@ -74,7 +78,7 @@ export function createHandlerHost(
       return {
         status: chosen.status ?? 200,
         headers: { "content-type": chosen.content_type ?? (isMarkup ? "text/xml" : "text/plain") },
-        body: chosen.markup !== undefined ? fillApps(chosen.markup, apps) : (chosen.body ?? ""),
+        body: chosen.markup !== undefined ? fill(chosen.markup) : (chosen.body ?? ""),
       };
     },
   };

@@ -2,6 +2,7 @@
 import { MarkupError, parseMarkup } from "../markup/parse.js";
 import { validateVoiceDocument } from "../markup/schema.js";
 import { inlineAppProblems } from "./apps.js";
+import { callPlaceholderProblems } from "./name-checks.js";
 import type { ReferenceProblem } from "./references.js";
 import type { Scenario } from "./schema.js";
 
@@ -18,7 +19,10 @@ function markupProblems(markup: string, kind: Kind, scenario: Scenario): string[
     const messaging =
       kind === "sms" || (kind === "either" && document.verbs.some((v) => v.name === "Message"));
     if (!messaging) validateVoiceDocument(document.verbs);
-    return inlineAppProblems(markup, document.verbs, scenario);
+    return [
+      ...inlineAppProblems(markup, document.verbs, scenario),
+      ...callPlaceholderProblems(scenario, markup),
+    ];
   } catch (error) {
     if (!(error instanceof MarkupError)) throw error;
     return [

@@ -3,15 +3,19 @@
 import { turnsOf } from "../engine/media-streams/agent-metrics.js";
 import type { TurnRecord } from "../engine/media-streams/conversation.js";
 import type { HandlerHost } from "./handler-host.js";
+import { createSidNames } from "./names.js";
 import { relayRecords, streamRecords, type Timed } from "./observe-streams.js";
 import type { PlayedSandbox } from "./played-sandbox.js";
 import { formatOffset } from "./result.js";
+import { ringbacksOf } from "./ringback.js";
 
 export interface Observer {
   readonly accountSid: string;
   /** Call sids by scenario id. */
   readonly ids: Map<string, string>;
   idOf(sid: string): string | undefined;
+  /** The sid a name stands for now: a call id, a named party's or agent's first leg, `conferences.x`, `queues.x`. */
+  sidOf(name: string): string | undefined;
   call(sid: string): Record<string, unknown> | undefined;
   children(sid: string): Record<string, unknown>[];
   /** Every call of the account, oldest first. */
@@ -22,6 +26,8 @@ export interface Observer {
   /** First attempts of callbacks, markup requests, or both ("all"), oldest first. */
   requests(which: "callbacks" | "markup" | "all"): Record<string, unknown>[];
   heard(sid: string): Record<string, unknown>[];
+  /** What the call heard with the ringback of each of its Dials in its place (`kind: ringback`, its tone). */
+  heardWithRingback(sid: string): Record<string, unknown>[];
   ledger(): Record<string, unknown>[];
   balanceCents(): number;
   events(): Record<string, unknown>[];
@@ -56,8 +62,10 @@ export function createObserver(
   host: HandlerHost,
   accountSid: string,
   origin: number,
+  legTargets: ReadonlyMap<string, string> = new Map(),
 ): Observer {
   const ids = new Map<string, string>();
+  const names = createSidNames(core, accountSid, ids, legTargets);
   const offset = (ms: number) => formatOffset(ms - origin);
   const idOf = (sid: string) => [...ids.entries()].find(([, s]) => s === sid)?.[0];
   const callSids = () => core.store.calls.where("account", accountSid).map((c) => c.sid);
@@ -66,6 +74,7 @@ export function createObserver(
     accountSid,
     ids,
     idOf,
+    sidOf: (name) => names.sidOf(name),
     offset,
     call(sid) {
       const row = core.store.calls.get(sid);
@@ -97,6 +106,14 @@ export function createObserver(
         }));
     },
     heard: (sid) => core.calls.heard(sid).map((h) => ({ ...h, at: offset(h.at) })),
+    heardWithRingback(sid) {
+      const rings = ringbacksOf(core, sid).map((r) => ({ ...r, kind: "ringback" }));
+      // Stable: at the same instant, the ringback comes before what else was heard then.
+      return [...rings, ...core.calls.heard(sid)]
+        .map((h, i) => ({ h, i: h.kind === "ringback" ? i - rings.length : i }))
+        .sort((a, b) => a.h.at - b.h.at || a.i - b.i)
+        .map(({ h }) => ({ ...h, at: offset(h.at) }));
+    },
     ledger: () => core.store.ledger.where("account", accountSid).map(present),
     balanceCents() {
       const entries = core.store.ledger.where("account", accountSid);

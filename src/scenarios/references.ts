@@ -1,6 +1,8 @@
 // Checks a scenario's cross-references and timing: call ids, agents, handler paths, step order.
 import { listForm } from "./expectations/context.js";
 import { listNames } from "./expectations/records.js";
+import { checkPartyNames, checkSidOfRefs } from "./name-checks.js";
+import { isRoomName, legTargets } from "./names.js";
 import type { Expectation } from "./schema/expectations.js";
 import { callerActions, type Step, worldActions } from "./schema/steps.js";
 import type { Scenario } from "./schema.js";
@@ -45,6 +47,8 @@ interface References {
   /** Agents by name and by extension. */
   readonly agentKeys: Set<string>;
   readonly handlerPaths: Set<string>;
+  /** Names of the legs dialled to a named party or agent. */
+  readonly legNames: Set<string>;
   /** Inbound calls the steps so far started (id -> start time). */
   readonly inbound: Map<string, number>;
   /** Calls the steps so far placed. */
@@ -105,12 +109,13 @@ function checkExpectationCalls(
   known: (id: string) => boolean,
 ): void {
   const ref = (path: (string | number)[], id: unknown) => {
-    if (typeof id === "string" && !known(id))
+    if (typeof id === "string" && !known(id) && !refs.legNames.has(id))
       refs.problems.push({
         path: [...base, ...path],
-        message: `unknown call "${id}": no call or place_call step names it`,
+        message: `unknown call "${id}": no call or place_call step names it, nor is it a party's name or an agent`,
       });
   };
+  refs.problems.push(...checkSidOfRefs(refs.scenario, base, expect));
   for (const id of Object.keys(expect.calls ?? {})) ref(["calls", id], id);
   for (const id of Object.keys(expect.heard ?? {})) ref(["heard", id], id);
   for (const list of listNames) {
@@ -169,15 +174,19 @@ function defineCall(refs: References, step: Step, i: number, time: number | unde
   else refs.placed.add(defining.id);
 }
 
-/** `{c1}` in an api step's path names a call an earlier step started (or `{account}`). */
+/**
+ * `{c1}` in an api step's path names a call an earlier step started, `{callee}` a named party's or agent's
+ * leg, `{conferences.x}` and `{queues.x}` a room by name (read when the step runs), `{account}` the account.
+ */
 function checkApiPath(refs: References, path: string, i: number): void {
   for (const [, name] of path.matchAll(/\{([^}]+)\}/g)) {
     if (name === "account" || refs.inbound.has(name!) || refs.placed.has(name!)) continue;
+    if (refs.legNames.has(name!) || isRoomName(name!)) continue;
     refs.problems.push({
       path: ["steps", i, "api", "path"],
       message: refs.allIds.has(name!)
         ? `{${name}}: call "${name}" starts in a later step; move this step after it`
-        : `{${name}} is not a call id of an earlier step (or {account})`,
+        : `{${name}} is not a call id of an earlier step, a party's name or an agent, {conferences.<name>}, {queues.<name>} or {account}`,
     });
   }
 }
@@ -267,9 +276,11 @@ export function checkReferences(scenario: Scenario): ReferenceProblem[] {
     allIds,
     agentKeys,
     handlerPaths: new Set(Object.keys(scenario.handlers)),
+    legNames: new Set([...legTargets(scenario).keys(), ...scenario.agents.map((a) => a.name)]),
     inbound: new Map(),
     placed: new Set(),
   };
+  refs.problems.push(...checkPartyNames(scenario));
   checkRingGroups(refs);
   checkNumbers(refs);
   checkSteps(refs);

@@ -9,6 +9,7 @@ import type { CheckContext } from "./expectations/context.js";
 import { type ScenarioFixtures, scenarioFixtures } from "./fixture-source.js";
 import { createHandlerHost, type HandlerHost, scenarioBaseUrl } from "./handler-host.js";
 import type { LoadedScenario } from "./load.js";
+import { legTargets } from "./names.js";
 import { createObserver, type Observer } from "./observe.js";
 import type { PlayState } from "./play-state.js";
 import { playSteps } from "./play-steps.js";
@@ -203,7 +204,8 @@ export async function playScenario(
     // A fixture file that cannot be read or does not validate, or fixtures the sandbox refuses.
     return { ...base, status: "error", error: `fixtures: ${(error as Error).message}`, wallMs: stopwatch() };
   }
-  const host = createHandlerHost(scenario, options.target, apps.urls);
+  let observer: Observer | undefined;
+  const host = createHandlerHost(scenario, options.target, apps.urls, (name) => observer?.sidOf(name));
   // The wait for agents' answers this scenario asks for; a sandbox played in live goes back to its own after.
   const turnTimeout = core.calls.streams.agentTurnTimeout;
   const ownTurnTimeout = turnTimeout.get();
@@ -212,7 +214,6 @@ export async function playScenario(
   const unregister = core.webhooks.register(`${scenarioBaseUrl}/`, (request) => host.answer(request));
   const api = createApiClient(core);
   let state: PlayState | undefined;
-  let observer: Observer | undefined;
   let snapshot: Pick<ScenarioResult, "timeline" | "snapshot"> = {};
   const origin = core.clock.now();
   try {
@@ -227,7 +228,7 @@ export async function playScenario(
         wallMs: stopwatch(),
       };
     }
-    observer = createObserver(core, host, world.accountSid, origin);
+    observer = createObserver(core, host, world.accountSid, origin, legTargets(scenario, world));
     const check = checkContextOf(loaded, observer, host);
     const limit = origin + (scenario.timeout ?? defaultScenarioTimeoutMs);
     const failures: ScenarioFailure[] = [];

@@ -44,6 +44,15 @@ export const sttResultSchema = z
     message: "give text or segments, not both",
   });
 
+/** A party of the scenario: the engine's format, and the name expectations call its first leg by. */
+export const scenarioPartySchema = partyBehaviourSchema.extend({
+  name: callIdField
+    .optional()
+    .describe(
+      "Names the first leg dialled to this party: heard, calls, { sid_of: name } and {name} placeholders use it.",
+    ),
+});
+
 export const scenarioSchema = z.strictObject({
   name: z
     .string({ error: "every scenario needs a name" })
@@ -108,9 +117,11 @@ export const scenarioSchema = z.strictObject({
   agents: z.array(agentSetupSchema).default([]),
   ring_groups: z.array(ringGroupSetupSchema).default([]),
   parties: z
-    .record(z.string(), partyBehaviourSchema)
+    .record(z.string(), scenarioPartySchema)
     .default({})
-    .describe("How numbers (or agent extensions) the sandbox calls behave: the engine's party format."),
+    .describe(
+      "How numbers (or agent extensions, SIP URIs) the sandbox calls behave: the engine's party format, and a name for the leg in expectations.",
+    ),
   transcriptions: z
     .union([sttResultSchema, z.array(sttResultSchema).min(1)])
     .optional()

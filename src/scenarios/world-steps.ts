@@ -102,13 +102,30 @@ async function receiveSms(state: PlayState, step: Step): Promise<void> {
   if (answer.status >= 400) throw new StepRefused(`the SMS from ${sms.from} to ${sms.to}`, answer);
 }
 
-/** The app's own request: the path under the account unless absolute, `{c1}` as call c1's sid. */
+/**
+ * The path with `{c1}` as call c1's sid, `{callee}` as the named leg's, `{conferences.x}` and `{queues.x}`
+ * as the room's, `{account}` as the account's; a name that stands for nothing yet stops the step.
+ */
+function fillPath(state: PlayState, path: string): string {
+  return path.replace(/\{([^}]+)\}/g, (_, name: string) => {
+    if (name === "account") return state.world.accountSid;
+    const sid = state.observer.sidOf(name);
+    if (sid) return sid;
+    throw new Error(
+      `{${name}} stands for no sid yet: ${
+        /^(conferences|queues)\./.test(name)
+          ? `the account has no ${name.startsWith("q") ? "queue" : "conference"} named "${name.slice(name.indexOf(".") + 1)}"`
+          : `no leg was dialled to "${name}"`
+      } when this step ran; time the step later (at, after, wait)`,
+    );
+  });
+}
+
+/** The app's own request: the path under the account unless absolute, placeholders filled (fillPath). */
 async function callApi(state: PlayState, step: Step): Promise<void> {
   const request = step.api!;
   const accountSid = state.world.accountSid;
-  const filled = request.path.replace(/\{([^}]+)\}/g, (_, name: string) =>
-    name === "account" ? accountSid : (state.observer.ids.get(name) ?? `{${name}}`),
-  );
+  const filled = fillPath(state, request.path);
   const absolute = /^\/(2010-04-01|carrier|__sandbox)(\/|$)/.test(filled);
   const path = absolute ? filled : `/2010-04-01/Accounts/${accountSid}${filled}`;
   const as =

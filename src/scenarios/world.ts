@@ -193,7 +193,8 @@ export async function setUpWorld(
     );
   }
 
-  for (const [number, behaviour] of Object.entries(scenario.parties)) core.calls.setParty(number, behaviour);
+  for (const [number, { name: _name, ...behaviour }] of Object.entries(scenario.parties))
+    core.calls.setParty(number, behaviour);
   for (const result of sttResults(scenario))
     if (result.calls === undefined) applySttResult(core, "*", result);
 

@@ -120,7 +120,7 @@ for (const doorName of doorNames) {
       expect(relay.messages("interrupt")[0]).toEqual({
         type: "interrupt",
         utteranceUntilInterrupt: "one two three four five",
-        durationUntilInterruptMs: "2000",
+        durationUntilInterruptMs: 2000,
       });
       expect(w.requests("/relay-done")[0]).toMatchObject({ SessionStatus: "ended" });
       expect(door.sandbox.calls.timeline(call.sid).some((e) => e.kind === "relay.interrupt")).toBe(true);

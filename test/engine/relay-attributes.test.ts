@@ -151,7 +151,7 @@ for (const doorName of doorNames) {
     };
     const talk = { at: "500ms", say: "hello", for: "500ms" };
     const key = { at: "2s", press: "5" };
-    const cutAt2s = [expect.objectContaining({ type: "interrupt", durationUntilInterruptMs: "2000" })];
+    const cutAt2s = [expect.objectContaining({ type: "interrupt", durationUntilInterruptMs: 2000 })];
 
     it("interruptible dtmf: a key cuts the agent, speech does not; speech said over it is not reported by default", async () => {
       const { app, ignored } = await talkOver([talk, key], { interruptible: "dtmf" });

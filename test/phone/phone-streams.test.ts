@@ -91,7 +91,7 @@ describe("phones and voice agents (in-process)", () => {
       .expectSay("Goodbye")
       .expectHangup();
     expect(agent.messages("interrupt")).toEqual([
-      { type: "interrupt", utteranceUntilInterrupt: "You", durationUntilInterruptMs: "400" },
+      { type: "interrupt", utteranceUntilInterrupt: "You", durationUntilInterruptMs: 400 },
     ]);
   });
 

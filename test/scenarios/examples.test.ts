@@ -20,8 +20,11 @@ describe("example scenarios", () => {
   it("finds every example file", () => {
     expect(cases.map((c) => c.file.split("/").pop()).sort()).toEqual([
       "agent-dual-channel-recording.yaml",
+      "conference-coaching.yaml",
       "conference-recording.yaml",
       "customer-app-ivr.yaml",
+      "dial-ringback.yaml",
+      "dial-sip-then-number.yaml",
       "failed-transcription.yaml",
       "inbound-sms-auto-reply.yaml",
       "ivr-menu.yaml",

@@ -137,7 +137,7 @@ describe("scenario loader", () => {
 
   it("api paths may name only calls of earlier steps", () => {
     expect(problemsOf(`${header}steps:\n  - api: { method: GET, path: "/Calls/{c7}.json" }\n`)).toContain(
-      "s.yaml:5:31: steps.0.api.path: {c7} is not a call id of an earlier step (or {account})",
+      "s.yaml:5:31: steps.0.api.path: {c7} is not a call id of an earlier step, a party's name or an agent, {conferences.<name>}, {queues.<name>} or {account}",
     );
   });
 

@@ -145,7 +145,7 @@ describe("scenarios with WebSocket apps", () => {
     expect(app.messages("interrupt")[0]).toMatchObject({
       type: "interrupt",
       utteranceUntilInterrupt: "You",
-      durationUntilInterruptMs: "500",
+      durationUntilInterruptMs: 500,
     });
   });
 

@@ -91,7 +91,7 @@ export const relayMessages = {
   interrupt: (utteranceUntilInterrupt: string, durationUntilInterruptMs: number) => ({
     type: "interrupt",
     utteranceUntilInterrupt,
-    durationUntilInterruptMs: String(durationUntilInterruptMs),
+    durationUntilInterruptMs,
   }),
   error: (description: string) => ({ type: "error", description }),
 };

@@ -185,6 +185,8 @@ export function* dial(node: MarkupNode, env: VerbEnv): VerbRun {
     );
     return { type: "next" };
   }
+  // ringTone: the caller's ringback is not sound here; the tone it names is noted for what the caller heard.
+  if (node.attrs.ringTone) env.timeline("dial.ring-tone", { tone: node.attrs.ringTone });
   const timeout = intAttr(node, "timeout", 30);
   const timeLimitMs = intAttr(node, "timeLimit", 14_400) * 1000;
   const recordMode = node.attrs.record ?? "do-not-record";

@@ -23,8 +23,10 @@ import {
   heardItems,
   type ListName,
   listNames,
+  namesRingback,
   translator,
 } from "./records.js";
+import { resolveEntry } from "./refs.js";
 import { checkSequence } from "./sequence.js";
 
 function pickKeys(actual: Record<string, unknown> | undefined, expected: object): Record<string, unknown> {
@@ -41,7 +43,7 @@ function checkCalls(
   const failures: ScenarioFailure[] = [];
   for (const [id, expected] of Object.entries(calls)) {
     const path = [...base, "calls", id];
-    const sid = ctx.observer.ids.get(id);
+    const sid = ctx.observer.sidOf(id);
     if (!sid) {
       failures.push({
         where: ctx.where(path),
@@ -50,7 +52,8 @@ function checkCalls(
       });
       continue;
     }
-    const { children, ...fields } = expected as Record<string, unknown> & { children?: unknown };
+    const { children, ...written } = expected as Record<string, unknown> & { children?: unknown };
+    const fields = resolveEntry(ctx, written);
     const row = ctx.observer.call(sid);
     const found = mismatches(fields, row);
     if (found.length > 0) {
@@ -73,7 +76,7 @@ function checkCalls(
             path: [...path, "children"],
             label: `call ${id}'s child legs`,
             actual,
-            translate: (e) => e,
+            translate: (e) => resolveEntry(ctx, e),
             call: callContext(ctx, id, sid),
             notFound: (i, from, entries) =>
               `call ${id}: no child leg ${i > 0 ? "after the one matched before it " : ""}matches ${show(entries[i])} (${actual.length} legs in all${from > 0 ? `, searched from leg ${from}` : ""})`,
@@ -120,12 +123,12 @@ function checkHeard(
   const failures: ScenarioFailure[] = [];
   for (const [id, expected] of Object.entries(heard)) {
     const path = [...base, "heard", id];
-    const sid = ctx.observer.ids.get(id);
+    const sid = ctx.observer.sidOf(id);
     if (!sid) {
       failures.push({ where: ctx.where(path), path: dotted(path), message: `call ${id} never started` });
       continue;
     }
-    const actual = heardItems(ctx, sid);
+    const actual = heardItems(ctx, sid, namesRingback(expected));
     const call = callContext(ctx, id, sid);
     // What was heard is short: show all of it rather than the closest entries.
     for (const failure of checkSequence(

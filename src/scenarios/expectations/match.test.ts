@@ -1,6 +1,6 @@
 // Partial matching rules: named fields only, scalars as text, null as absent, lists as ordered subsequences.
 import { describe, expect, it } from "vitest";
-import { closest, matchInOrder, mismatches, project } from "./match.js";
+import { closest, matchInOrder, mismatches, project, SidRef } from "./match.js";
 
 describe("mismatches", () => {
   it("compares only the fields the expectation names", () => {
@@ -15,6 +15,24 @@ describe("mismatches", () => {
     expect(mismatches({ Digits: null }, {})).toEqual([]);
     expect(mismatches({ Digits: null }, { Digits: "1" })).toHaveLength(1);
     expect(mismatches({ price: "1" }, { price: null })).toHaveLength(1);
+  });
+
+  it("present is any value but null or missing (an empty one too); absent is null or missing", () => {
+    expect(mismatches({ RecordingUrl: "present" }, { RecordingUrl: "https://x/RE1" })).toEqual([]);
+    expect(mismatches({ ForwardedFrom: "present" }, { ForwardedFrom: "" })).toEqual([]);
+    expect(mismatches({ RecordingUrl: "present" }, {})).toEqual([
+      { path: "RecordingUrl", expected: "present", actual: undefined },
+    ]);
+    expect(mismatches({ ErrorCode: "absent" }, {})).toEqual([]);
+    expect(mismatches({ ErrorCode: "absent" }, { ErrorCode: null })).toEqual([]);
+    expect(mismatches({ ErrorCode: "absent" }, { ErrorCode: "11200" })).toHaveLength(1);
+  });
+
+  it("a sid reference matches its sid, and nothing when it stands for none", () => {
+    expect(mismatches({ DialCallSid: new SidRef("callee", "CA1") }, { DialCallSid: "CA1" })).toEqual([]);
+    expect(mismatches({ DialCallSid: new SidRef("callee", "CA1") }, { DialCallSid: "CA2" })).toHaveLength(1);
+    expect(mismatches({ DialCallSid: new SidRef("callee", null) }, {})).toHaveLength(1);
+    expect(JSON.stringify(new SidRef("callee", null))).toBe('{"sid_of":"callee","sid":null}');
   });
 
   it("compares arrays element by element, lengths included", () => {

@@ -14,11 +14,33 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
 
 /**
+ * `{ sid_of: name }` as read when the expectation is checked: the sid the name stood for then (null when
+ * no call, leg, conference or queue had that name), matched against the field as it is.
+ */
+export class SidRef {
+  constructor(
+    readonly name: string,
+    readonly sid: string | null,
+  ) {}
+  /** How it shows in a failure: the name and what it stood for. */
+  toJSON(): { sid_of: string; sid: string | null } {
+    return { sid_of: this.name, sid: this.sid };
+  }
+}
+
+const missing = (v: unknown) => v === null || v === undefined;
+
+/**
  * Every difference between `expected` and `actual`, where only the fields `expected` names count. Scalars
  * compare as text, so `duration: 12` matches 12 and "12"; `null` matches null or a missing field.
+ * `present` matches any value but null or a missing field (an empty string was sent: it is present);
+ * `absent` matches null or a missing field; a SidRef matches the sid it stands for.
  */
 export function mismatches(expected: unknown, actual: unknown, path = ""): Mismatch[] {
-  if (expected === null) return actual === null || actual === undefined ? [] : [{ path, expected, actual }];
+  const fail = [{ path, expected, actual }];
+  if (expected === null || expected === "absent") return missing(actual) ? [] : fail;
+  if (expected === "present") return missing(actual) ? fail : [];
+  if (expected instanceof SidRef) return expected.sid !== null && actual === expected.sid ? [] : fail;
   if (Array.isArray(expected)) {
     if (!Array.isArray(actual) || actual.length !== expected.length) return [{ path, expected, actual }];
     return expected.flatMap((e, i) => mismatches(e, actual[i], join(path, i)));

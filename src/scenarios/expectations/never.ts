@@ -12,7 +12,8 @@ import {
   show,
 } from "./context.js";
 import { project } from "./match.js";
-import { actualList, callField, heardItems, listNames, translator } from "./records.js";
+import { actualList, callField, heardItems, listNames, namesRingback, translator } from "./records.js";
+import { resolveEntry } from "./refs.js";
 
 /** `never`: no record of the list matches an entry (after the first record matching its `after`). */
 export function checkNever(
@@ -55,19 +56,21 @@ export function checkNever(
   };
   const path = [...base, "never"];
   if (never.calls)
-    check([...path, "calls"], "never.calls", ctx.observer.calls(), never.calls as Entry[], (e) => e);
+    check([...path, "calls"], "never.calls", ctx.observer.calls(), never.calls as Entry[], (e) =>
+      resolveEntry(ctx, e),
+    );
   for (const list of listNames) {
     const entries = never[list] as Entry[] | undefined;
     if (!entries) continue;
     check([...path, list], `never.${list}`, actualList(ctx, list), entries, translator(ctx, callField[list]));
   }
   for (const [id, entries] of Object.entries(never.heard ?? {})) {
-    const sid = ctx.observer.ids.get(id);
+    const sid = ctx.observer.sidOf(id);
     if (!sid) continue;
     check(
       [...path, "heard", id],
       `call ${id} heard`,
-      heardItems(ctx, sid),
+      heardItems(ctx, sid, namesRingback(entries)),
       entries as Entry[],
       (e) => e,
       callContext(ctx, id, sid),

@@ -1,7 +1,7 @@
 // Expectations as zod schemas: final call states, ordered record lists, what was heard, what must never happen.
 import { z } from "zod";
 import { agentExpectationsSchema } from "./agent-fields.js";
-import { callIdField } from "./fields.js";
+import { legNameField } from "./fields.js";
 import {
   alertFields,
   callFields,
@@ -55,9 +55,12 @@ export const neverSchema = strictFields("never", {
     .describe("No callback matches, e.g. { url: /status, after: { params: { CallStatus: completed } } }."),
   requests: z.array(neverEntry("a request", requestFields)).optional(),
   heard: z
-    .record(callIdField, z.array(neverEntry("what was heard", heardFields).refine(oneHeard, oneHeardMessage)))
+    .record(
+      legNameField,
+      z.array(neverEntry("what was heard", heardFields).refine(oneHeard, oneHeardMessage)),
+    )
     .optional()
-    .describe("Nothing the call heard matches, e.g. { beep: true }."),
+    .describe("Nothing the call (or named leg) heard matches, e.g. { beep: true }."),
   ledger: z.array(neverEntry("a ledger entry", ledgerFields)).optional(),
   events: z.array(neverEntry("an event", eventFields)).optional(),
   alerts: z.array(neverEntry("an alert", alertFields)).optional(),
@@ -67,9 +70,11 @@ export const neverSchema = strictFields("never", {
 
 export const expectationSchema = strictFields("expect", {
   calls: z
-    .record(callIdField, callExpectationSchema)
+    .record(legNameField, callExpectationSchema)
     .optional()
-    .describe("Final state of the scenario's calls, by id (partial match)."),
+    .describe(
+      "Final state of the scenario's calls by id, or of the first leg to a named party or agent (partial match).",
+    ),
   messages: listExpectation(messageExpectationSchema, "message")
     .optional()
     .describe(
@@ -84,9 +89,11 @@ export const expectationSchema = strictFields("expect", {
     .optional()
     .describe("Markup requests (voice_url, action URLs, sms_url), in the order they were made."),
   heard: z
-    .record(callIdField, listExpectation(heardExpectationSchema, "thing heard"))
+    .record(legNameField, listExpectation(heardExpectationSchema, "thing heard"))
     .optional()
-    .describe("What each call's party heard, in order."),
+    .describe(
+      "What each call's party heard, in order: a call by id, or the first leg to a named party or agent (a dialled leg's whisper, sendDigits tones).",
+    ),
   ledger: listExpectation(ledgerExpectationSchema, "ledger entry")
     .optional()
     .describe("The account's ledger entries, oldest first."),

@@ -10,6 +10,14 @@ export const callIdField = z
   .string({ error: "must be a call id such as c1" })
   .regex(/^[A-Za-z][\w-]*$/, "must be a name such as c1 or caller-2 (letters, digits, _ and -)");
 
+/**
+ * A call or leg as expectations name it: a call id of a call or place_call step, a party's `name`, or an
+ * agent's name or extension (the first leg dialled to it); checked against the scenario when it loads.
+ */
+export const legNameField = z
+  .string({ error: "must name a call (c1), a named party or an agent" })
+  .min(1, "must name a call (c1), a named party or an agent");
+
 /** A URL the sandbox requests: absolute, or a path ("/voice") served by `handlers` or the --target app. */
 export const urlField = z
   .string({ error: "must be a URL or a path such as /voice" })
@@ -36,3 +44,22 @@ export const markupField = z
 
 /** A parameter value as a file may write it. */
 export const scalar = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+
+/** `{ sid_of: name }`: the sid of a call, a named leg, `conferences.name` or `queues.name`, read when checked. */
+export const sidOfField = z
+  .strictObject({
+    sid_of: z
+      .string({ error: "sid_of names a call, a named party or agent, conferences.name or queues.name" })
+      .min(1),
+  })
+  .describe(
+    "The sid of a call (its id), of the first leg to a named party or agent, of conferences.<name> or of queues.<name>.",
+  );
+
+/**
+ * A value an expectation matches a parameter or field with: the value itself, `present` (any value),
+ * `absent` (not sent, or null) or `{ sid_of: name }`.
+ */
+export const matchValueField = z.union([scalar, sidOfField], {
+  error: "must be a value, present (any value), absent (not sent) or { sid_of: name }",
+});

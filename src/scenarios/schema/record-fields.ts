@@ -7,7 +7,7 @@ import { messageSchema } from "../../domain/message.js";
 import { recordingSchema, recordingSources } from "../../domain/recording.js";
 import { transcriptionSchema } from "../../domain/transcription.js";
 import { durationField } from "../../engine/time/duration.js";
-import { callIdField, scalar } from "./fields.js";
+import { callIdField, matchValueField } from "./fields.js";
 import { recordFields, strictFields } from "./strict-fields.js";
 
 const callRef = callIdField.optional();
@@ -80,9 +80,11 @@ export const requestFields = {
     .optional()
     .describe("HTTP status the receiving app answered with (null: no answer, e.g. a connection error)."),
   params: z
-    .record(z.string(), scalar)
+    .record(z.string(), matchValueField)
     .optional()
-    .describe("Parameters that must be present with these values (others may be present too)."),
+    .describe(
+      "Parameters that must be present with these values (others may be present too); present: sent with any value; absent: not sent; { sid_of: name }: the sid of a call, a named leg, conferences.<name> or queues.<name>.",
+    ),
 };
 
 export const heardFields = {
@@ -90,10 +92,21 @@ export const heardFields = {
   play: z.string().optional().describe("A Play URL (absolute, or a path on the handlers base)."),
   digits: z.string().optional().describe("DTMF tones played to the party (Play digits)."),
   beep: z.literal(true).optional().describe("The beep before a Record."),
+  ringback: z
+    .literal(true)
+    .optional()
+    .describe(
+      "The ringback the caller hears while a Dial's legs ring (from the first leg ringing); listed only in lists that name it.",
+    ),
+  tone: z.string().optional().describe("With ringback: the Dial's ringTone (absent: the Dial named none)."),
 };
+const heardKinds = ["say", "play", "digits", "beep", "ringback"];
 export const oneHeard = (h: Record<string, unknown>) =>
-  ["say", "play", "digits", "beep"].filter((k) => h[k] !== undefined).length === 1;
-export const oneHeardMessage = { message: "name exactly one of say, play, digits or beep" };
+  heardKinds.filter((k) => h[k] !== undefined).length === 1 &&
+  (h.tone === undefined || h.ringback !== undefined);
+export const oneHeardMessage = {
+  message: "name exactly one of say, play, digits, beep or ringback (tone goes with ringback)",
+};
 
 export const ledgerFields = recordFields(ledgerEntrySchema.keyof().options, {
   kind: z.string().optional(),
@@ -125,9 +138,11 @@ export const streamFields = {
   track: z.enum(["inbound_track", "outbound_track", "both_tracks"]).optional(),
   bidirectional: z.boolean().optional().describe("true for <Connect><Stream>."),
   parameters: z
-    .record(z.string(), scalar)
+    .record(z.string(), matchValueField)
     .optional()
-    .describe("Custom parameters (<Parameter>) the start message carried (partial)."),
+    .describe(
+      "Custom parameters (<Parameter>) the start message carried (partial; present and absent work).",
+    ),
   sent: z
     .array(z.enum(["connected", "start", "media", "mark", "dtmf", "stop"]))
     .optional()
@@ -199,6 +214,6 @@ export const relayFields = {
     .optional()
     .describe("The tts language of each language message from the app, in order."),
   handoff_data: z.string().nullable().optional(),
-  parameters: z.record(z.string(), scalar).optional(),
+  parameters: z.record(z.string(), matchValueField).optional(),
   duration: z.number().int().optional().describe("SessionDuration in seconds."),
 };

@@ -45,9 +45,27 @@ export function strictFields<T extends Shape>(what: string, shape: T) {
 /** Any value: one schema for every untyped record field (each was two of its own; docs/decisions.md, start-up). */
 const anyRecordValue = z.unknown().optional();
 
+const presence = z.enum(["present", "absent"]);
+
+/**
+ * A typed field that may also say `present` (any value) or `absent` (null or missing); a value that is
+ * neither gets the typed field's own message.
+ */
+function orPresence(schema: z.ZodType): z.ZodType {
+  const union = z.union([schema, presence], {
+    error: (issue) => {
+      if (issue.code !== "invalid_union") return undefined;
+      const first = (issue.errors as { message: string }[][])[0]?.[0]?.message;
+      return first ? `${first} (or present, absent)` : undefined;
+    },
+  });
+  return schema.description ? union.describe(schema.description) : union;
+}
+
 /**
  * Fields of a stored record an expectation may name: every field of its domain schema (compared as the
- * record has it), the typed ones given here, and nothing else, so a misspelt field fails when the file loads.
+ * record has it), the typed ones given here (each of which may also be `present` or `absent`, but `call`,
+ * which names a call), and nothing else, so a misspelt field fails when the file loads.
  */
 export function recordFields<K extends string, T extends Shape>(
   domain: readonly K[],
@@ -55,7 +73,9 @@ export function recordFields<K extends string, T extends Shape>(
 ): { [key in Exclude<K, keyof T>]: z.ZodOptional<z.ZodUnknown> } & T {
   const shape: Shape = {};
   for (const key of domain) shape[key] = anyRecordValue;
-  return { ...shape, ...typed } as { [key in Exclude<K, keyof T>]: z.ZodOptional<z.ZodUnknown> } & T;
+  for (const [key, schema] of Object.entries(typed))
+    shape[key] = key === "call" ? schema : orPresence(schema);
+  return shape as { [key in Exclude<K, keyof T>]: z.ZodOptional<z.ZodUnknown> } & T;
 }
 
 const countField = z
