@@ -14,8 +14,14 @@ export const compactSnapshotFormat = "voice-sandbox-data/3";
 
 /** About this many characters go to the file per piece. */
 const pieceChars = 1024 * 1024;
-/** Writing gives other requests their turn after this many milliseconds of work. */
-const sliceMs = 10;
+/**
+ * Writing gives other requests their turn after this many milliseconds of work. Short, because a change's
+ * answer waits for its journal batch, whose write and sync each complete only when the loop comes round:
+ * with 10 ms slices checked at 1 MB pieces, a change answered during a snapshot waited 141-334 ms (median).
+ */
+const sliceMs = 2;
+/** The clock is read every this many rows (a read costs about as much as encoding a row). */
+const rowsPerCheck = 32;
 
 /** The last line: the SHA-256 of every byte before it. Always this many bytes, so a reader can hold them back. */
 const trailerBytes = `{"sha256":"${"0".repeat(64)}"}\n`.length;
@@ -48,12 +54,10 @@ export async function* compactSnapshot(
     for (const row of tableRows) {
       piece += encoder.encode(row as Record<string, unknown>);
       written += 1;
-      if (piece.length >= pieceChars) {
-        yield out();
-        if (performance.now() - sliceStart >= sliceMs) {
-          await yieldToRequests();
-          sliceStart = performance.now();
-        }
+      if (piece.length >= pieceChars) yield out();
+      if (written % rowsPerCheck === 0 && performance.now() - sliceStart >= sliceMs) {
+        await yieldToRequests();
+        sliceStart = performance.now();
       }
     }
     if (written !== rows[table])
