@@ -158,6 +158,26 @@ describe("runLoad", () => {
     expect(lenient.passed).toBe(true);
   });
 
+  it("ends a call the scenario never hangs up at its time limit, and closes its agent's socket", async () => {
+    const text = scenarioText(passing)
+      .replace("name: one turn with the agent", "name: never hangs up\ntimeout: 3s")
+      .replace("  - hangup: { call: c1 }\n    after: 2s\n", "")
+      .replace("  calls: { c1: { status: completed } }\n", "");
+    const before = agent.connections.length;
+    const result = await runLoad(parseScenario(text), { calls: 2, apps });
+    expect(result.calls).toBe(2);
+    const sockets = agent.connections.slice(before).map((c) => c.socket);
+    expect(sockets).toHaveLength(2);
+    await Promise.all(
+      sockets.map((socket) =>
+        socket.readyState === socket.CLOSED
+          ? undefined
+          : new Promise((resolve) => socket.once("close", resolve)),
+      ),
+    );
+    expect(sockets.every((socket) => socket.readyState === socket.CLOSED)).toBe(true);
+  });
+
   it.each([
     [{ calls: 0 }, "calls must be a whole number, 1 or more"],
     [{ calls: 2.5 }, "calls must be a whole number"],

@@ -236,6 +236,9 @@ export async function runLoad(scenario: string | LoadedScenario, options: LoadOp
       const frames = frameCounts(core, Object.values(played.calls));
       result.counts.lateFrames += frames.late;
       result.counts.droppedFrames += frames.dropped;
+      // A call the scenario's time limit cut short must not keep its agent's socket open.
+      core.calls.reset();
+      core.clock.dispose();
     }
     if (played.status === "passed") result.passedCalls++;
     else {
@@ -265,9 +268,9 @@ export async function runLoad(scenario: string | LoadedScenario, options: LoadOp
         sandbox: options.sandbox,
         snapshots: "off",
         clock: "real",
+        // Kept until its frames are counted (take), then its sockets and timers go.
         release: (c) => {
           core = c;
-          c.clock.dispose();
         },
       });
       running--;
