@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LoadUsageError, loadJunitReport, parseScenario, runLoad } from "../../src/index.js";
+import { progressWriter } from "../../src/scenarios/load/cli.js";
 import { formatLoadResult } from "../../src/scenarios/load/report.js";
 import { createSampler } from "../../src/scenarios/load/samples.js";
 import { cliArgs } from "../support/cli-process.js";
@@ -208,6 +209,37 @@ describe("the run's samples", () => {
     expect(spread).toMatchObject({ count: 10_000, min: 1, max: 10_000, sampled: 100 });
     expect(spread.p50!).toBeGreaterThan(spread.min!);
     expect(spread.p99!).toBeLessThanOrEqual(10_000);
+  });
+});
+
+describe("the progress display", () => {
+  const progressOf = (isTTY: boolean, total: number) => {
+    let written = "";
+    const writer = progressWriter({
+      isTTY,
+      write: (chunk: string | Uint8Array) => {
+        written += String(chunk);
+        return true;
+      },
+    });
+    for (let done = 1; done <= total; done++)
+      writer.update({ total, done, running: total - done, failed: 0, elapsedMs: done * 100 });
+    writer.end();
+    return written;
+  };
+
+  it("rewrites one line in place on a terminal", () => {
+    const written = progressOf(true, 3);
+    expect(written.split("\r\x1b[2K")).toHaveLength(4);
+    expect(written.endsWith("load: 3/3 calls done, 0 running, 0 failed, 0.3 s\n")).toBe(true);
+    expect(written.match(/\n/g)).toHaveLength(1);
+  });
+
+  it("prints a plain line every tenth of the run elsewhere", () => {
+    const lines = progressOf(false, 50).trimEnd().split("\n");
+    expect(lines).toHaveLength(10);
+    expect(lines.every((line) => !line.includes("\r"))).toBe(true);
+    expect(lines.at(-1)).toBe("load: 50/50 calls done, 0 running, 0 failed, 5.0 s");
   });
 });
 

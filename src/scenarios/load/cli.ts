@@ -29,7 +29,7 @@ function count(flag: string, value: string | undefined, fallback: number | undef
 }
 
 /** One line of progress: rewritten in place on a terminal, a plain line every tenth of the run otherwise. */
-function progressWriter(stream: NodeJS.WriteStream) {
+export function progressWriter(stream: Pick<NodeJS.WriteStream, "write" | "isTTY">) {
   const tty = stream.isTTY === true;
   let shown = 0;
   let written = false;
