@@ -78,7 +78,7 @@ export interface LoadResult {
   failedCalls: number;
   erroredCalls: number;
   maxFailures: number;
-  /** The first failed calls: which (1-based), its sid, and why. */
+  /** The first failed calls to end (at most 20), in call order: which (1-based), its sid, and why. */
   failures: { call: number; sid: string | null; message: string }[];
   counts: {
     turns: number;
@@ -177,7 +177,7 @@ export async function runLoad(scenario: string | LoadedScenario, options: LoadOp
     throw new LoadUsageError(
       `the scenario needs the URL of app ${apps.missing.join(", ")} (--app name=ws://...)`,
     );
-  const played = withoutAgentExpectations(loaded);
+  const perCall = withoutAgentExpectations(loaded);
   const gates = createLoadGates(s.expect?.agent);
   const base = options.seed ?? s.seed ?? 1;
   const stopwatch = startStopwatch();
@@ -211,9 +211,9 @@ export async function runLoad(scenario: string | LoadedScenario, options: LoadOp
   let done = 0;
 
   /** What one play adds to the run; the play's result and sandbox are let go of afterwards. */
-  const take = (n: number, played: ScenarioResult, core: PlayedSandbox | undefined) => {
+  const take = (n: number, play: ScenarioResult, core: PlayedSandbox | undefined) => {
     const turnsByCall: Record<string, PlayedTurns[string]> = {};
-    for (const [id, agent] of Object.entries(played.agents ?? {})) {
+    for (const [id, agent] of Object.entries(play.agents ?? {})) {
       turnsByCall[id] = agent.turns;
       const m = agent.metrics;
       samplers.turns.add(m.turns);
@@ -233,24 +233,23 @@ export async function runLoad(scenario: string | LoadedScenario, options: LoadOp
     }
     gates.observe(turnsByCall);
     if (core) {
-      const frames = frameCounts(core, Object.values(played.calls));
+      const frames = frameCounts(core, Object.values(play.calls));
       result.counts.lateFrames += frames.late;
       result.counts.droppedFrames += frames.dropped;
       // A call the scenario's time limit cut short must not keep its agent's socket open.
       core.calls.reset();
       core.clock.dispose();
     }
-    if (played.status === "passed") result.passedCalls++;
+    if (play.status === "passed") result.passedCalls++;
     else {
-      if (played.status === "error") result.erroredCalls++;
+      if (play.status === "error") result.erroredCalls++;
       else result.failedCalls++;
       if (result.failures.length < maxFailuresShown)
         result.failures.push({
           call: n,
-          sid: Object.values(played.calls)[0] ?? null,
+          sid: Object.values(play.calls)[0] ?? null,
           message:
-            played.error ??
-            (played.failures.map((f) => `${f.path}: ${f.message}`).join("; ") || played.status),
+            play.error ?? (play.failures.map((f) => `${f.path}: ${f.message}`).join("; ") || play.status),
         });
     }
   };
@@ -260,7 +259,7 @@ export async function runLoad(scenario: string | LoadedScenario, options: LoadOp
       const n = next++;
       running++;
       let core: PlayedSandbox | undefined;
-      const outcome = await playInFreshSandbox(played, {
+      const outcome = await playInFreshSandbox(perCall, {
         target: options.target,
         apps: options.apps,
         seed: playSeed(base, n),
@@ -291,6 +290,7 @@ export async function runLoad(scenario: string | LoadedScenario, options: LoadOp
   result.metrics = Object.fromEntries(
     Object.entries(samplers).map(([key, sampler]) => [key, sampler.spread()]),
   ) as unknown as LoadMetrics;
+  result.failures.sort((a, b) => a.call - b.call);
   result.thresholds = gates.results(loaded);
   result.passed =
     result.thresholds.every((t) => t.passed) && result.failedCalls + result.erroredCalls <= maxFailures;
