@@ -1,7 +1,8 @@
 // `npm run bench`: every benchmark, one after the other, each printing its own two figures and their ratio.
 // `npm run bench -- soak` runs only the 15-minute soak (bench/soak.ts) instead, `npm run bench -- retention` only the
-// memory past the bound on records (bench/retention.ts).
+// memory past the bound on records (bench/retention.ts), `npm run bench -- load` only the load run's overhead (bench/load-run.ts).
 import { type BenchResult, fmt, runInChild, verdict } from "./lib.js";
+import { benchLoadRun, type LoadRunBenchResult } from "./load-run.js";
 import { benchRetention, type RetentionResult } from "./retention.js";
 import { benchScale, type ScaleResult } from "./scale.js";
 import { benchScenarios, type ScenarioBenchResult } from "./scenarios.js";
@@ -29,6 +30,16 @@ if (process.argv.includes("retention")) {
   console.log(`Summary (${new Date().toISOString()}, node ${process.version})`);
   console.log(retentionLine(retention));
   process.exit(0);
+}
+
+const loadRunLine = (r: LoadRunBenchResult) =>
+  `  ${r.name.padEnd(26)} ${r.calls} calls, ${r.concurrency} at once: ${r.callsPerSecond} calls/s against ${r.idealCallsPerSecond} the scenario allows, ratio ${r.ratio.toFixed(2)}; ${r.metricsPerCall} figures kept per call ${r.failed ? "FAILED" : "OK"}`;
+
+if (process.argv.includes("load")) {
+  const load = await benchLoadRun();
+  console.log(`Summary (${new Date().toISOString()}, node ${process.version})`);
+  console.log(loadRunLine(load));
+  process.exit(load.failed ? 1 : 0);
 }
 
 const results: BenchResult[] = [];
@@ -98,6 +109,14 @@ try {
   console.error(`benchmark failed: ${error instanceof Error ? error.message : String(error)}\n`);
 }
 
+let loadRun: LoadRunBenchResult | undefined;
+try {
+  loadRun = await benchLoadRun();
+} catch (error) {
+  crashed = true;
+  console.error(`benchmark failed: ${error instanceof Error ? error.message : String(error)}\n`);
+}
+
 console.log(`Summary (${new Date().toISOString()}, node ${process.version})`);
 for (const r of results) {
   console.log(
@@ -131,6 +150,9 @@ if (speech)
   console.log(
     `  ${speech.name.padEnd(26)} load ${speech.loadMs.toFixed(0)} ms; ${speech.coldMsPerSecond.toFixed(1)} ms per second of speech cold, ${speech.cachedMsPerSecond.toFixed(3)} cached; 60 s WAV ${speech.wavColdMs.toFixed(0)}/${speech.wavCachedMs.toFixed(0)} ms cold/cached, MP3 ${speech.mp3Ms.toFixed(0)} ms`,
   );
+if (loadRun) console.log(loadRunLine(loadRun));
 // A ratio under target is reported, not fatal: on a noisy 2-core machine it can be the machine's doing.
 process.exitCode =
-  crashed || results.some((r) => r.failed) || sustained?.failed || scenarios?.ok === false ? 1 : 0;
+  crashed || results.some((r) => r.failed) || sustained?.failed || scenarios?.ok === false || loadRun?.failed
+    ? 1
+    : 0;

@@ -2,6 +2,17 @@
 export type { ReporterName } from "./cli-run.js";
 export { loadScenario, type ScenarioSource } from "./input.js";
 export { scenarioJsonSchema } from "./json-schema.js";
+export type { GateResult } from "./load/gates.js";
+export { formatLoadResult, formatLoadTable, loadJsonReport, loadJunitReport } from "./load/report.js";
+export {
+  type LoadMetrics,
+  type LoadOptions,
+  type LoadProgress,
+  type LoadResult,
+  LoadUsageError,
+  runLoad,
+} from "./load/run.js";
+export type { LoadSpread } from "./load/samples.js";
 export {
   type LoadedScenario,
   loadScenarioFile,

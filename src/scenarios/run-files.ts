@@ -46,7 +46,10 @@ export async function expandScenarioFiles(
 export const turnTimeoutMs = (value: number | string | undefined) =>
   value === undefined ? undefined : parseDuration(value);
 
-/** Plays one loaded scenario in a fresh sandbox made from `options.sandbox`. */
+/**
+ * Plays one loaded scenario in a fresh sandbox made from `options.sandbox`, on the virtual clock (a load run
+ * asks for the real one).
+ */
 export function playInFreshSandbox(
   loaded: LoadedScenario,
   options: Pick<
@@ -54,6 +57,8 @@ export function playInFreshSandbox(
     "target" | "seed" | "agentTurnTimeout" | "apps" | "sandbox" | "updateSnapshots"
   > & {
     snapshots?: ScenarioRunOptions["snapshots"];
+    clock?: "virtual" | "real" | undefined;
+    release?: ScenarioRunOptions["release"];
   },
 ): Promise<ScenarioResult> {
   return playScenario(loaded, {
@@ -62,10 +67,11 @@ export function playInFreshSandbox(
     seed: options.seed,
     agentTurnTimeout: turnTimeoutMs(options.agentTurnTimeout),
     snapshots: options.snapshots ?? (options.updateSnapshots ? "update" : "compare"),
+    release: options.release,
     createSandbox: (recipe) =>
       createSandboxCore({
         ...options.sandbox,
-        clock: "virtual",
+        clock: options.clock ?? "virtual",
         seed: recipe.seed,
         ...(recipe.fixtures !== undefined ? { fixtures: recipe.fixtures } : {}),
       }),

@@ -7,7 +7,8 @@ import { parseRetention } from "../engine/context/retention.js";
 import { parseDuration } from "../engine/time/duration.js";
 import { FixtureError } from "../fixtures/load.js";
 import { defaultFixturesPath, version } from "../sandbox.js";
-import { loadConfigFile } from "./config-file.js";
+import { addScenarioCommands } from "./cli-scenarios.js";
+import { loadConfigFile, parseAgentTurnTimeout } from "./config-file.js";
 import { isLoopback, parseAllowedHosts } from "./exposure.js";
 import { createLogger } from "./logger.js";
 import { DataDirError } from "./persistence/data-dir.js";
@@ -40,6 +41,7 @@ const toPublicUrl = argument(parsePublicUrl);
 const toDuration = argument(parseDuration);
 const toAllowedHosts = argument(parseAllowedHosts);
 const toRetention = argument(parseRetention);
+const toAgentTurnTimeout = argument(parseAgentTurnTimeout);
 
 /** A yes/no environment variable: 1, true or yes (any case) mean yes. */
 const envFlag = (name: string) => /^(1|true|yes)$/i.test(process.env[name] ?? "");
@@ -169,6 +171,14 @@ const serveCommand = program
   )
   .addOption(
     new Option(
+      "--agent-turn-timeout <duration>",
+      "virtual clock: real time to wait for a <Connect> app that owes the caller an answer before noting that the agent did not answer (default 10s, at most 1m)",
+    )
+      .env("VOICE_SANDBOX_AGENT_TURN_TIMEOUT")
+      .argParser(toAgentTurnTimeout),
+  )
+  .addOption(
+    new Option(
       "--shutdown-grace <duration>",
       "on SIGTERM/SIGINT, wait at most this long for requests and webhook deliveries",
     )
@@ -250,6 +260,7 @@ serveCommand.action(async (options) => {
       },
       finishedCallsKept: options.callTimelineLimit,
       ...(options.retain !== undefined ? { retain: options.retain } : {}),
+      ...(options.agentTurnTimeout !== undefined ? { agentTurnTimeout: options.agentTurnTimeout } : {}),
       shutdownGraceMs: toDuration(String(options.shutdownGrace)),
       logger,
     });
@@ -308,62 +319,7 @@ serveCommand.action(async (options) => {
   }
 });
 
-program
-  .command("run")
-  .description(
-    "Play scenario files (paths or quoted globs), each in a fresh sandbox on a virtual clock. Exit code: 0 all passed, 1 a scenario failed, 2 a file did not load.",
-  )
-  .argument("<files...>", 'scenario files or globs, e.g. "scenarios/*.yaml"')
-  .addOption(
-    new Option(
-      "-t, --target <url>",
-      "base URL of your app: handler paths not defined inline are requested there",
-    ).env("VOICE_SANDBOX_TARGET"),
-  )
-  .addOption(
-    new Option("-r, --reporter <name>", "report format")
-      .choices(["pretty", "junit", "json"])
-      .env("VOICE_SANDBOX_REPORTER")
-      .default("pretty"),
-  )
-  .addOption(
-    new Option("-o, --output <file>", "write the report to this file (default: standard output)").env(
-      "VOICE_SANDBOX_OUTPUT",
-    ),
-  )
-  .addOption(
-    new Option("--seed <seed>", "seed for ids, overriding each scenario's").env("VOICE_SANDBOX_SEED"),
-  )
-  .addOption(
-    new Option(
-      "-f, --fixtures <file>",
-      "fixture file for scenarios that name none (default: the packaged fixtures)",
-    ).env("VOICE_SANDBOX_FIXTURES"),
-  )
-  .option("-u, --update-snapshots", "rewrite the timeline snapshots of scenarios with snapshot: true")
-  .option(
-    "-a, --app <name=url...>",
-    "a WebSocket app's URL for {apps.name} in the scenarios' markup, e.g. echo=ws://127.0.0.1:3002 (repeatable)",
-  )
-  .action(async (files: string[], options) => {
-    const { runCommand } = await import("../scenarios/cli-run.js");
-    const { parseAppPairs } = await import("../scenarios/apps.js");
-    let apps: Record<string, string> | undefined;
-    try {
-      apps = options.app ? parseAppPairs(options.app as string[]) : undefined;
-    } catch (error) {
-      process.stderr.write(`voice-sandbox run: --app ${(error as Error).message}\n`);
-      process.exitCode = 2;
-      return;
-    }
-    const seed =
-      options.seed === undefined
-        ? undefined
-        : /^\d+$/.test(options.seed)
-          ? Number(options.seed)
-          : options.seed;
-    process.exitCode = await runCommand(files, { ...options, seed, apps });
-  });
+addScenarioCommands(program);
 
 /** Runs the command line; resolves once the command has done its work (`serve`: once the server listens). */
 export async function main(argv: readonly string[]): Promise<void> {

@@ -2,10 +2,21 @@
 import { parse } from "yaml";
 import { z } from "zod";
 import { parsedBy } from "../domain/fields.js";
+import { checkAgentTurnTimeout } from "../engine/calls/call-streams.js";
 import { parseRetention } from "../engine/context/retention.js";
+import { parseDuration } from "../engine/time/duration.js";
 import { FileReadError, readBoundedText } from "../fixtures/bounded-read.js";
 import { parseAllowedHosts } from "./exposure.js";
 import { parsePublicUrl } from "./public-url.js";
+
+/** `--agent-turn-timeout`: a duration ("10s") or ms, from 0 to 1 minute; in ms. */
+export const parseAgentTurnTimeout = (value: string | number): number => {
+  try {
+    return checkAgentTurnTimeout(parseDuration(value));
+  } catch {
+    throw new Error(`must be a duration from 0 to 1m, such as 10s or 2500ms (got ${String(value)})`);
+  }
+};
 
 /** What a config file may set; names as the long options, in kebab-case or camelCase. */
 export const configFileSchema = z.strictObject({
@@ -35,6 +46,7 @@ export const configFileSchema = z.strictObject({
   callTimelineLimit: z.number().int().min(0).optional(),
   retain: z.union([z.string(), z.number()]).transform(parsedBy(parseRetention)).optional(),
   shutdownGrace: z.union([z.string(), z.number()]).transform(String).optional(),
+  agentTurnTimeout: z.union([z.string(), z.number()]).transform(parsedBy(parseAgentTurnTimeout)).optional(),
 });
 export type ConfigFile = z.infer<typeof configFileSchema>;
 

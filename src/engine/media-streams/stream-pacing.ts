@@ -48,6 +48,8 @@ function sendFrame(s: StreamState): Promise<void> | undefined {
   if (s.state !== "open" || !socket) return undefined;
   s.chunk++;
   const at = s.startedAt + (s.chunk - s.heldFrames - 1) * frameMs;
+  // The frame was due a frame after `at`; on the real clock, one more frame's time behind that is late.
+  if (!streamVirtual(s) && host.now() - (at + frameMs) > frameMs) s.lateFrames++;
   followCaller(s, at);
   if (socket.bufferedAmount > maxBufferedBytes) s.droppedFrames++;
   else {

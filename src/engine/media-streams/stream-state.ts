@@ -82,6 +82,8 @@ export interface StreamState {
   playedMs: number;
   marksEchoed: number;
   droppedFrames: number;
+  /** Real clock: frames that left more than a frame's time after their instant (a loaded event loop). */
+  lateFrames: number;
   refused: number;
   /** The app's audio is playing now, and how much of it has played since it started (one utterance). */
   talking: boolean;
@@ -136,6 +138,7 @@ export function newStreamState(host: StreamSessionHost, sid: string, spec: Strea
     playedMs: 0,
     marksEchoed: 0,
     droppedFrames: 0,
+    lateFrames: 0,
     refused: 0,
     talking: false,
     utteranceMs: 0,
@@ -233,6 +236,8 @@ export function finishStream(s: StreamState, notify = true): void {
     playedMs: s.playedMs,
     marks: s.marksEchoed,
     droppedFrames: s.droppedFrames,
+    // Only the real clock has late frames: a virtual clock's timeline stays as it was.
+    ...(streamVirtual(s) ? {} : { lateFrames: s.lateFrames }),
     refused: s.refused,
     overBudget: s.overBudget,
     endedBy: s.endedBy,

@@ -112,8 +112,11 @@ export function createRealClock(): Clock {
     },
     pending: () => live.size,
     advance: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-    async runUntilIdle() {
-      while (live.size > 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    async runUntilIdle(maxMs = Number.POSITIVE_INFINITY) {
+      // Bounded as the virtual clock's is: a call that never ends stops the wait at `maxMs` of real time.
+      const until = Date.now() + maxMs;
+      while (live.size > 0 && Date.now() < until)
+        await new Promise((resolve) => setTimeout(resolve, Math.max(0, Math.min(10, until - Date.now()))));
     },
     dispose() {
       for (const timer of live.values()) clearTimeout(timer);
