@@ -1,6 +1,7 @@
 // `heard` entries for the ringback a caller hears while a <Dial> rings, with the Dial's ringTone.
 import { describe, expect, it } from "vitest";
-import { parseScenario } from "../../src/index.js";
+import { createSandbox, parseScenario } from "../../src/index.js";
+import { fixtures } from "../support/fixtures.js";
 import { expectVerdict, onlyFailure } from "./play.js";
 
 const dialling = (dialAttrs: string, party: string, heard: string) => `
@@ -66,5 +67,39 @@ describe("ringback in heard", () => {
         "s.yaml",
       ),
     ).toThrow("name exactly one of say, play, digits, beep or ringback (tone goes with ringback)");
+  });
+});
+
+describe("an invalid ringTone", () => {
+  // Warning 13220, "Dial: Invalid ringTone value" (error reference): the Dial goes on, with no tone named.
+  it("is warning 13220 in the call's alerts, and the Dial still rings its number", async () => {
+    const sandbox = createSandbox();
+    sandbox.calls.setParty("+14155550199", { outcome: "no-answer" });
+    const twiml =
+      '<Response><Dial ringTone="xx" timeout="5"><Number>+14155550199</Number></Dial><Say>Done</Say></Response>';
+    const created = await sandbox.fetch(
+      `${sandbox.baseUrl}/2010-04-01/Accounts/${fixtures.acme.sid}/Calls.json`,
+      {
+        method: "POST",
+        headers: {
+          authorization: `Basic ${Buffer.from(`${fixtures.acme.sid}:${fixtures.acme.authToken}`).toString("base64")}`,
+          "content-type": "application/x-www-form-urlencoded",
+        },
+        body: new URLSearchParams({
+          To: "+14155550123",
+          From: fixtures.acme.mainNumber,
+          Twiml: twiml,
+        }).toString(),
+      },
+    );
+    expect(created.status).toBe(201);
+    const call = (await created.json()) as { sid: string };
+    await sandbox.clock.runUntilIdle();
+    expect(sandbox.calls.alerts(call.sid)).toEqual([
+      expect.objectContaining({ code: 13220, level: "warning", message: expect.stringContaining('"xx"') }),
+    ]);
+    const kinds = sandbox.calls.timeline(call.sid).map((e) => e.kind);
+    expect(kinds).not.toContain("dial.ring-tone");
+    expect(sandbox.calls.heard(call.sid).map((h) => h.text)).toEqual(["Done"]);
   });
 });

@@ -172,6 +172,13 @@ export function answersOnBridge(node: MarkupNode): boolean {
   );
 }
 
+/** The ringback tones `ringTone` names (the Dial reference's list, as the twilio package types it). */
+const ringTones = new Set(
+  "at au bg br be ch cl cn cz de dk ee es fi fr gr hu il in it lt jp mx my nl no nz ph pl pt ru se sg th uk us us-old tw ve za".split(
+    " ",
+  ),
+);
+
 export function* dial(node: MarkupNode, env: VerbEnv): VerbRun {
   const room = node.children.find((noun) => noun.name === "Conference" || noun.name === "Queue");
   if (room)
@@ -186,7 +193,10 @@ export function* dial(node: MarkupNode, env: VerbEnv): VerbRun {
     return { type: "next" };
   }
   // ringTone: the caller's ringback is not sound here; the tone it names is noted for what the caller heard.
-  if (node.attrs.ringTone) env.timeline("dial.ring-tone", { tone: node.attrs.ringTone });
+  const ringTone = node.attrs.ringTone;
+  if (ringTone !== undefined && !ringTones.has(ringTone))
+    env.alert(13220, `Dial: Invalid ringTone value "${ringTone}": ${[...ringTones].join(", ")}`, "warning");
+  else if (ringTone) env.timeline("dial.ring-tone", { tone: ringTone });
   const timeout = intAttr(node, "timeout", 30);
   const timeLimitMs = intAttr(node, "timeLimit", 14_400) * 1000;
   const recordMode = node.attrs.record ?? "do-not-record";
