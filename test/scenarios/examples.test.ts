@@ -29,6 +29,7 @@ describe("example scenarios", () => {
       "inbound-sms-auto-reply.yaml",
       "ivr-menu.yaml",
       "outbound-call-outcomes.yaml",
+      "queue-dequeue-front.yaml",
       "ring-group-sequential.yaml",
       "suspended-account.yaml",
       "voicemail-drop.yaml",
