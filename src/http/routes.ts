@@ -28,6 +28,7 @@ import { engineRoutes } from "./admin-api/engine.js";
 import { faultRoutes } from "./admin-api/faults.js";
 import { healthRoutes } from "./admin-api/health.js";
 import { mediaRoutes } from "./admin-api/media.js";
+import { mediaBudgetRoutes } from "./admin-api/media-budget.js";
 import { openApiRoutes } from "./admin-api/openapi.js";
 import { requestRoutes } from "./admin-api/requests.js";
 import { scenarioRoutes } from "./admin-api/scenarios.js";
@@ -70,6 +71,7 @@ export const routes: AnyRoute[] = [
   ...streamRoutes,
   ...mediaRoutes,
   ...conversationAudioRoutes,
+  ...mediaBudgetRoutes,
   ...agentRoutes,
   ...carrierAccountRoutes,
   ...carrierAgentExtensionRoutes,

@@ -8,7 +8,7 @@ import { parseDuration } from "../engine/time/duration.js";
 import { FixtureError } from "../fixtures/load.js";
 import { defaultFixturesPath, version } from "../sandbox.js";
 import { addScenarioCommands } from "./cli-scenarios.js";
-import { loadConfigFile, parseAgentTurnTimeout } from "./config-file.js";
+import { loadConfigFile, parseAgentTurnTimeout, parseMediaBudget } from "./config-file.js";
 import { isLoopback, parseAllowedHosts } from "./exposure.js";
 import { createLogger } from "./logger.js";
 import { DataDirError } from "./persistence/data-dir.js";
@@ -42,6 +42,7 @@ const toDuration = argument(parseDuration);
 const toAllowedHosts = argument(parseAllowedHosts);
 const toRetention = argument(parseRetention);
 const toAgentTurnTimeout = argument(parseAgentTurnTimeout);
+const toMediaBudget = argument(parseMediaBudget);
 
 /** A yes/no environment variable: 1, true or yes (any case) mean yes. */
 const envFlag = (name: string) => /^(1|true|yes)$/i.test(process.env[name] ?? "");
@@ -179,6 +180,14 @@ const serveCommand = program
   )
   .addOption(
     new Option(
+      "--media-budget <MiB>",
+      "what every media stream's queue of its app's audio and marks may hold together, shared equally by the streams open (default 64)",
+    )
+      .env("VOICE_SANDBOX_MEDIA_BUDGET")
+      .argParser(toMediaBudget),
+  )
+  .addOption(
+    new Option(
       "--shutdown-grace <duration>",
       "on SIGTERM/SIGINT, wait at most this long for requests and webhook deliveries",
     )
@@ -261,6 +270,7 @@ serveCommand.action(async (options) => {
       finishedCallsKept: options.callTimelineLimit,
       ...(options.retain !== undefined ? { retain: options.retain } : {}),
       ...(options.agentTurnTimeout !== undefined ? { agentTurnTimeout: options.agentTurnTimeout } : {}),
+      ...(options.mediaBudget !== undefined ? { streams: { maxQueuedBytes: options.mediaBudget } } : {}),
       shutdownGraceMs: toDuration(String(options.shutdownGrace)),
       logger,
     });

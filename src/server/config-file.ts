@@ -18,6 +18,14 @@ export const parseAgentTurnTimeout = (value: string | number): number => {
   }
 };
 
+/** `--media-budget`: MiB (a whole number from 1 to 4096) all streams' queues of their apps' audio may hold; in bytes. */
+export const parseMediaBudget = (value: string | number): number => {
+  const mib = typeof value === "number" ? value : /^\d+$/.test(value.trim()) ? Number(value) : Number.NaN;
+  if (!Number.isInteger(mib) || mib < 1 || mib > 4096)
+    throw new Error(`must be a whole number of MiB from 1 to 4096, such as 64 (got ${String(value)})`);
+  return mib * 1024 * 1024;
+};
+
 /** What a config file may set; names as the long options, in kebab-case or camelCase. */
 export const configFileSchema = z.strictObject({
   port: z.number().int().min(0).max(65535).optional(),
@@ -47,6 +55,7 @@ export const configFileSchema = z.strictObject({
   retain: z.union([z.string(), z.number()]).transform(parsedBy(parseRetention)).optional(),
   shutdownGrace: z.union([z.string(), z.number()]).transform(String).optional(),
   agentTurnTimeout: z.union([z.string(), z.number()]).transform(parsedBy(parseAgentTurnTimeout)).optional(),
+  mediaBudget: z.union([z.string(), z.number()]).transform(parsedBy(parseMediaBudget)).optional(),
 });
 export type ConfigFile = z.infer<typeof configFileSchema>;
 
