@@ -102,6 +102,7 @@ export function compileCaller(
         say: step.speak.text,
         ...(step.speak.for !== undefined ? { for: step.speak.for } : {}),
         ...(step.speak.confidence !== undefined ? { confidence: step.speak.confidence } : {}),
+        ...(step.speak.backchannel ? { backchannel: true as const } : {}),
       });
     } else if (step.press) {
       steps.push({

@@ -1,6 +1,7 @@
 // The simulated other party of a call: how it answers, what it says and presses, when it hangs up; test numbers.
 import { z } from "zod";
 import { durationField as duration } from "../time/duration.js";
+import { agentCueSchema } from "./party-cue-schema.js";
 
 /** Verbs a reactive step can wait for. */
 export const listeningVerbs = ["Gather", "Record", "Say", "Play", "Pause", "Dial", "Connect"] as const;
@@ -20,7 +21,7 @@ export const partyStepSchema = z
      * ConversationRelay) to start playing something to the caller, then `after` (default 1 s): speech then
      * cuts in while the agent talks.
      */
-    agent: z.literal("talking").optional(),
+    agent: agentCueSchema.optional(),
     /** DTMF digits (0-9, *, #, A-D; w waits 0.5 s), pressed `gap` apart (default 300 ms). */
     press: z
       .string()
@@ -32,6 +33,11 @@ export const partyStepSchema = z
     for: duration.optional(),
     /** Speech recognition confidence reported for this utterance (default 0.92). */
     confidence: z.number().min(0).max(1).optional(),
+    /**
+     * A `say` said while the agent talks ("uh-huh"): the agent hears it, but it is no turn of the caller's
+     * and no barge-in; the turn's metrics count it, and whether the agent stopped for it.
+     */
+    backchannel: z.literal(true).optional(),
     hangup: z.literal(true).optional(),
   })
   .refine((step) => [step.press, step.say, step.hangup].filter((v) => v !== undefined).length === 1, {
@@ -39,6 +45,9 @@ export const partyStepSchema = z
   })
   .refine((step) => !(step.at !== undefined && step.on !== undefined), {
     message: "a step is timed by at (from connect) or by on (a verb), not both",
+  })
+  .refine((step) => step.backchannel === undefined || step.say !== undefined, {
+    message: "backchannel is for a say step",
   })
   .refine((step) => step.agent === undefined || (step.at === undefined && step.on === undefined), {
     message: "a step is timed by agent (the agent starts talking), at or on: one of them",

@@ -88,17 +88,22 @@ function awaitReply(r: RelayState): void {
 export function sendRelayPrompt(r: RelayState, text: string): void {
   if (r.state !== "open") return;
   const { host, sessionId, conversation } = r;
-  if (r.callerSince === null) conversation?.caller(host.now(), true);
+  const backchannel = host.callerBackchannel();
+  if (backchannel) conversation?.backchannel(host.now(), false);
+  else {
+    if (r.callerSince === null) conversation?.caller(host.now(), true);
+    conversation?.caller(host.now(), false);
+  }
   r.callerSince = null;
-  conversation?.caller(host.now(), false);
   // Words said while the agent talks on uncut are not reported unless reportInputDuringAgentSpeech says so.
   if (r.playing && !r.spec.reportInputDuringAgentSpeech.speech) {
     host.timeline("relay.ignored", { sessionId, text });
     return;
   }
-  host.timeline("relay.prompt", { sessionId, text });
+  host.timeline("relay.prompt", { sessionId, text, ...(backchannel ? { backchannel } : {}) });
   sendToRelayApp(r, relayMessages.prompt(text, r.transcriptionLanguage));
-  awaitReply(r);
+  // A backchannel owes no answer: the app hears it as Twilio sends it, and the caller's turn goes on.
+  if (!backchannel) awaitReply(r);
   awaitAnswer(r);
 }
 
@@ -119,8 +124,12 @@ export function interruptAgent(r: RelayState, by: keyof RelayInputs): void {
 /** The caller starts to speak: a turn begins, and the agent is cut short if it may be. */
 export function callerSpeaks(r: RelayState): void {
   if (r.state !== "open") return;
-  r.callerSince = r.host.now();
-  r.conversation?.caller(r.callerSince, true);
+  // A backchannel is speech to the relay too: it cuts an interruptible agent, as Twilio's would.
+  if (r.host.callerBackchannel()) r.conversation?.backchannel(r.host.now(), true);
+  else {
+    r.callerSince = r.host.now();
+    r.conversation?.caller(r.callerSince, true);
+  }
   interruptAgent(r, "speech");
 }
 

@@ -69,8 +69,11 @@ export function followCaller(s: StreamState, at: number): void {
   }
   if (now && !s.utterance) {
     s.utterance = { ...now, heard: false };
-    conversation?.caller(now.start, true);
-    s.mediaSinceCaller = 0;
+    if (now.backchannel) conversation?.backchannel(now.start, true);
+    else {
+      conversation?.caller(now.start, true);
+      s.mediaSinceCaller = 0;
+    }
   }
   // The first frame with none of their sound: at frame grain, there they ended.
   if (s.utterance && !s.utterance.heard && at >= s.utterance.heardEnd) endWords(s, s.utterance, at);
@@ -79,6 +82,10 @@ export function followCaller(s: StreamState, at: number): void {
 /** The sound of the caller's words ended at `at`: their turn ends, and the app owes an answer if the agent is quiet. */
 function endWords(s: StreamState, words: NonNullable<StreamState["utterance"]>, at: number): void {
   words.heard = true;
+  if (words.backchannel) {
+    s.conversation?.backchannel(at, false);
+    return;
+  }
   s.conversation?.caller(at, false);
   if (!s.talking && s.playback.length === 0 && s.mediaSinceCaller === 0) owe(s);
 }

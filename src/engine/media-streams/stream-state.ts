@@ -15,6 +15,8 @@ export interface CallerWords {
   start: number;
   end: number;
   heardEnd: number;
+  /** A backchannel ("uh-huh" while the agent talks): no turn of the caller's. */
+  backchannel?: true;
 }
 
 /** What a session needs from the engine; every call into it happens inside a scheduler event or a socket event. */
