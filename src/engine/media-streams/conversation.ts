@@ -98,6 +98,7 @@ interface Talk {
   /** A backchannel sounds (null) or the time one ended; backchannels before the caller's first turn. */
   backchannelUntil: number | null | undefined;
   earlyBackchannels: number;
+  earlyStops: number;
 }
 
 /** Times never go backwards (events of one instant may be told in any order). */
@@ -149,9 +150,12 @@ function begin(t: Talk, at: number, by: TurnRecord["by"]): void {
     talkOverMs: 0,
     bargeIn: t.agentOn ? { stopMs: null, cut: false } : null,
     silencesMs: [],
-    ...(t.earlyBackchannels > 0 ? { backchannels: t.earlyBackchannels, backchannelStops: 0 } : {}),
+    ...(t.earlyBackchannels > 0 ? { backchannels: t.earlyBackchannels, backchannelStops: t.earlyStops } : {}),
   };
   t.earlyBackchannels = 0;
+  t.earlyStops = 0;
+  // The agent stopping from now on stops for this turn (a barge-in), not for an earlier backchannel.
+  t.backchannelUntil = undefined;
   t.bargeAt = t.agentOn ? at : null;
 }
 
@@ -192,10 +196,11 @@ function agentSound(t: Talk, at: number, on: boolean, cut: boolean): void {
   t.agentOn = false;
   t.bothSince = null;
   const { current } = t;
-  if (cut && current?.backchannels && t.backchannelUntil !== undefined) {
+  if (cut && t.backchannelUntil !== undefined) {
     if (t.backchannelUntil === null || at - t.backchannelUntil <= backchannelStopMs) {
-      current.backchannelStops = (current.backchannelStops ?? 0) + 1;
-      t.note("agent.backchannel-stop", { n: current.n });
+      if (current) current.backchannelStops = (current.backchannelStops ?? 0) + 1;
+      else t.earlyStops++;
+      t.note("agent.backchannel-stop", { n: current?.n ?? 0 });
     }
     t.backchannelUntil = undefined;
   }
@@ -210,7 +215,8 @@ function agentSound(t: Talk, at: number, on: boolean, cut: boolean): void {
 /** A backchannel: the silence it breaks ends, it is counted in the turn; the agent cutting its audio for it is noted. */
 function backchannelSound(t: Talk, at: number, on: boolean): void {
   if (!on) {
-    t.backchannelUntil = at;
+    // Its window for a stop opens now, unless the agent already stopped for it.
+    if (t.backchannelUntil === null) t.backchannelUntil = at;
     if (!t.agentOn && !t.callerOn) t.quietSince = at;
     return;
   }
@@ -259,6 +265,7 @@ export function createConversation(start: number, note: ConversationNote): Conve
     gaveUp: 0,
     backchannelUntil: undefined,
     earlyBackchannels: 0,
+    earlyStops: 0,
   };
   return {
     get turn() {

@@ -31,10 +31,10 @@ function notAnswered(r: RelayState, owed: NonNullable<RelayState["owed"]>): void
  * the same sandbox instant run after run; then for what it sent with it. On the real clock a timer notes
  * an answer that does not come.
  */
-function awaitReply(r: RelayState): void {
+function awaitReply(r: RelayState, owes = true): void {
   const { conversation, host } = r;
   if (!conversation) return;
-  conversation.owe();
+  if (owes) conversation.owe();
   const owed: NonNullable<RelayState["owed"]> = {
     n: conversation.turn,
     realSince: realNow(),
@@ -102,8 +102,8 @@ export function sendRelayPrompt(r: RelayState, text: string): void {
   }
   host.timeline("relay.prompt", { sessionId, text, ...(backchannel ? { backchannel } : {}) });
   sendToRelayApp(r, relayMessages.prompt(text, r.transcriptionLanguage));
-  // A backchannel owes no answer: the app hears it as Twilio sends it, and the caller's turn goes on.
-  if (!backchannel) awaitReply(r);
+  // A backchannel is no turn that owes an answer, but the clock still waits for what the app makes of it.
+  awaitReply(r, !backchannel);
   awaitAnswer(r);
 }
 

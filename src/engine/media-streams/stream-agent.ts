@@ -70,10 +70,8 @@ export function followCaller(s: StreamState, at: number): void {
   if (now && !s.utterance) {
     s.utterance = { ...now, heard: false };
     if (now.backchannel) conversation?.backchannel(now.start, true);
-    else {
-      conversation?.caller(now.start, true);
-      s.mediaSinceCaller = 0;
-    }
+    else conversation?.caller(now.start, true);
+    s.mediaSinceCaller = 0;
   }
   // The first frame with none of their sound: at frame grain, there they ended.
   if (s.utterance && !s.utterance.heard && at >= s.utterance.heardEnd) endWords(s, s.utterance, at);
@@ -82,11 +80,9 @@ export function followCaller(s: StreamState, at: number): void {
 /** The sound of the caller's words ended at `at`: their turn ends, and the app owes an answer if the agent is quiet. */
 function endWords(s: StreamState, words: NonNullable<StreamState["utterance"]>, at: number): void {
   words.heard = true;
-  if (words.backchannel) {
-    s.conversation?.backchannel(at, false);
-    return;
-  }
-  s.conversation?.caller(at, false);
+  // A backchannel is no turn; an agent that stopped for it and is quiet now is waited for like any other.
+  if (words.backchannel) s.conversation?.backchannel(at, false);
+  else s.conversation?.caller(at, false);
   if (!s.talking && s.playback.length === 0 && s.mediaSinceCaller === 0) owe(s);
 }
 
