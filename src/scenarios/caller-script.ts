@@ -117,5 +117,7 @@ export function compileCaller(
     }
     previous = mark;
   });
-  return { behaviour: { steps, hangupAfter: Math.max(0, limitMs - startMs) }, watches, marks };
+  const line = scenario.steps.find((step) => step.call?.id === callId)?.call?.line;
+  const behaviour = { steps, hangupAfter: Math.max(0, limitMs - startMs), ...(line ? { line } : {}) };
+  return { behaviour, watches, marks };
 }

@@ -118,6 +118,7 @@ export function streamSessionHost(
       sendStreamStatus(reg, call, streamSpec, streamSid, event, error),
     ended,
     budget: hosting.budget,
+    ...(rt.behaviour.line ? { line: rt.behaviour.line } : {}),
   };
 }
 

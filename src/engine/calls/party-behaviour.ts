@@ -1,5 +1,6 @@
 // The simulated other party of a call: how it answers, what it says and presses, when it hangs up; test numbers.
 import { z } from "zod";
+import { lineConditionsSchema } from "../media-streams/stream-line.js";
 import { durationField as duration } from "../time/duration.js";
 import { agentCueSchema } from "./party-cue-schema.js";
 
@@ -90,6 +91,8 @@ export const partyBehaviourSchema = z.strictObject({
   /** Hang up this long after connecting. */
   hangupAfter: duration.optional(),
   steps: z.array(partyStepSchema).default([]),
+  /** The line the party calls from, as a media-stream app hears it: noise, lost frames, jitter (seeded). */
+  line: lineConditionsSchema.optional(),
 });
 export type PartyBehaviour = z.output<typeof partyBehaviourSchema>;
 export type PartyBehaviourInput = z.input<typeof partyBehaviourSchema>;

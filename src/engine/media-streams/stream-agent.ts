@@ -2,8 +2,8 @@
 import { eventClass } from "../time/scheduler.js";
 import { heldSilenceMs, realMs, realNow } from "./agent-turns.js";
 import { createConversation } from "./conversation.js";
-import { frameMs, messages, trackNames } from "./stream-protocol.js";
-import { awaitStreamAnswer, lockstep, type StreamState, sendToApp, streamVirtual } from "./stream-state.js";
+import { frameMs, trackNames } from "./stream-protocol.js";
+import { awaitStreamAnswer, lockstep, type StreamState, sendMedia, streamVirtual } from "./stream-state.js";
 
 /** The stream opened: its conversation starts (only a bidirectional stream's app talks back). */
 export function startConversation(s: StreamState): void {
@@ -102,13 +102,11 @@ export function followAgent(s: StreamState, at: number): void {
 
 /** A frame while the clock waits for the app: the call as it is now, 20 ms later on the wire, none in the sandbox. */
 function sendHeldFrame(s: StreamState): void {
-  const { socket, host, sid } = s;
+  const { socket, host } = s;
   if (!socket) return;
   s.chunk++;
   s.heldFrames++;
-  for (const track of trackNames(s.spec.track)) {
-    sendToApp(s, messages.media(++s.sequence, sid, track, s.chunk, host.trackAudio(track, host.now())));
-  }
+  for (const track of trackNames(s.spec.track)) sendMedia(s, track, host.trackAudio(track, host.now()));
 }
 
 /**

@@ -1,5 +1,12 @@
 // Fields of a scripted caller (a persona) beyond what it says and presses: backchannels, and the line it calls from.
 import { z } from "zod";
+import { lineConditionsSchema } from "../../engine/media-streams/stream-line.js";
+
+export const lineField = lineConditionsSchema
+  .optional()
+  .describe(
+    "The line the caller calls from, as a media-stream app hears its frames: noise (dBFS), drop (share of frames lost, 0-1), jitter (real clock: the most a frame is late), seed.",
+  );
 
 export const backchannelField = z
   .literal(true)

@@ -5,7 +5,7 @@ import { agentCueSchema } from "../../engine/calls/party-cue-schema.js";
 import { durationField } from "../../engine/time/duration.js";
 import { expectationSchema } from "./expectations.js";
 import { callIdField, e164Field, markupField, urlField } from "./fields.js";
-import { backchannelField } from "./persona-fields.js";
+import { backchannelField, lineField } from "./persona-fields.js";
 
 export const inboundCallSchema = z.strictObject({
   id: callIdField,
@@ -13,6 +13,7 @@ export const inboundCallSchema = z.strictObject({
   to: e164Field,
   caller_name: z.string().optional(),
   forwarded_from: z.string().optional(),
+  line: lineField,
 });
 
 export const placeCallSchema = z
