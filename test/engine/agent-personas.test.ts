@@ -143,6 +143,60 @@ describe("scripted callers (personas)", () => {
     expect(on.turns[0]).toMatchObject({ bargeIn: null, backchannels: 1, backchannelStops: 0 });
   });
 
+  it('a caller that is a function: asked each time the relay agent stops, with its words; "" stays silent', async () => {
+    const agent = await startRelayAgent({ think: () => 30 });
+    cleanups.push(() => agent.close());
+    const asked: { agentSaid: string; turn: number }[] = [];
+    const { timeline, turns } = await call(relay(agent.url(), ' welcomeGreeting="Hi, how can I help"'), {
+      respond: async (input) => {
+        asked.push(input);
+        // A model call would take real time; sandbox time waits for it.
+        await new Promise((resolve) => setTimeout(resolve, Math.floor(Math.random() * 40)));
+        return input.turn === 1 ? "my order is late" : input.turn === 2 ? "" : undefined;
+      },
+    });
+    expect(asked).toEqual([
+      { agentSaid: "Hi, how can I help", turn: 1 },
+      { agentSaid: "You said my order is late", turn: 2 },
+    ]);
+    const says = timeline.filter((e) => e.kind === "party.say").map((e) => e.detail.text);
+    expect(says).toEqual(["my order is late"]);
+    expect(turns).toHaveLength(1);
+    expect(turns[0]).toMatchObject({ answered: true });
+    // Turn 2 ("") says nothing (and hangs up nothing): the agent, not spoken to, says no more.
+    expect(timeline.some((e) => e.kind === "party.hangup")).toBe(false);
+  });
+
+  it("a function caller on a media stream with a transcriber: undefined hangs up; the same timeline run after run", async () => {
+    const agent = await startStreamAgent({ think: () => Math.floor(Math.random() * 30) });
+    cleanups.push(() => agent.close());
+    let n = 0;
+    const transcriber: Transcriber = { transcribe: () => `part ${++n}` };
+    const run = async () => {
+      n = 0;
+      const asked: string[] = [];
+      const result = await call(
+        stream(agent.url()),
+        {
+          respond: async ({ agentSaid, turn }) => {
+            asked.push(agentSaid);
+            await new Promise((resolve) => setTimeout(resolve, Math.floor(Math.random() * 40)));
+            return turn === 1 ? "hello agent" : undefined;
+          },
+        },
+        transcriber,
+      );
+      return { asked, kinds: result.timeline.map((e) => [e.at, e.kind]) };
+    };
+    const first = await run();
+    // The stream opens with the agent silent: the caller is asked first with nothing said yet.
+    expect(first.asked).toEqual(["", expect.stringMatching(/^part 1\b/)]);
+    expect(
+      first.kinds.filter(([, kind]) => kind === "party.say" || kind === "party.hangup").map(([, k]) => k),
+    ).toEqual(["party.say", "party.hangup"]);
+    expect((await run()).kinds).toEqual(first.kinds);
+  });
+
   it("bad steps are refused with what is wrong", () => {
     const sandbox = createSandbox();
     cleanups.push(() => sandbox.reset());
@@ -154,6 +208,9 @@ describe("scripted callers (personas)", () => {
     ).toThrow(/or \{ mark: /);
     expect(() => sandbox.calls.setParty(callee, { steps: [{ press: "1", backchannel: true }] })).toThrow(
       /backchannel is for a say step/,
+    );
+    expect(() => sandbox.calls.setParty(callee, { respond: "hi" as never })).toThrow(
+      /respond must be a function/,
     );
   });
 });

@@ -57,6 +57,9 @@ export interface CallRuntime {
   agentTalking: boolean;
   /** The call's `<Connect>` app's words are known (a relay, or a stream with a transcriber): `said` cues wait for them. */
   agentWords: boolean;
+  /** A caller that is a function (`respond`): what the agent said since it was last asked, and how often it was. */
+  agentSaid: string;
+  responds: number;
   verbCounts: Map<string, number>;
   /** Timers to drop when the call ends (ringing, ring timeout, party steps, time limit). */
   timers: EventHandle[];
@@ -95,6 +98,8 @@ export function createRuntime(sid: string, behaviour: PartyBehaviour, scripted: 
     pendingListen: null,
     agentTalking: false,
     agentWords: false,
+    agentSaid: "",
+    responds: 0,
     verbCounts: new Map(),
     timers: [],
     program: null,

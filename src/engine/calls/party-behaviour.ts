@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { lineConditionsSchema } from "../media-streams/stream-line.js";
 import { durationField as duration } from "../time/duration.js";
-import { agentCueSchema } from "./party-cue-schema.js";
+import { agentCueSchema, type Respond } from "./party-cue-schema.js";
 
 /** Verbs a reactive step can wait for. */
 export const listeningVerbs = ["Gather", "Record", "Say", "Play", "Pause", "Dial", "Connect"] as const;
@@ -94,8 +94,12 @@ export const partyBehaviourSchema = z.strictObject({
   /** The line the party calls from, as a media-stream app hears it: noise, lost frames, jitter (seeded). */
   line: lineConditionsSchema.optional(),
 });
-export type PartyBehaviour = z.output<typeof partyBehaviourSchema>;
-export type PartyBehaviourInput = z.input<typeof partyBehaviourSchema>;
+/** In-process only (a function is no JSON): a caller that is a function, asked each time the agent stops talking. */
+interface Responder {
+  respond?: Respond;
+}
+export type PartyBehaviour = z.output<typeof partyBehaviourSchema> & Responder;
+export type PartyBehaviourInput = z.input<typeof partyBehaviourSchema> & Responder;
 
 export const defaultRingAfterMs = 1000;
 export const defaultAnswerAfterMs = 3000;
@@ -119,7 +123,11 @@ export const testNumbers: Readonly<Record<string, PartyBehaviourInput>> = Object
 export const defaultBehaviour: PartyBehaviour = partyBehaviourSchema.parse({});
 
 export function parseBehaviour(input: PartyBehaviourInput): PartyBehaviour {
-  return partyBehaviourSchema.parse(input);
+  const { respond, ...rest } = input;
+  if (respond !== undefined && typeof respond !== "function")
+    throw new TypeError("respond must be a function ({ agentSaid, turn }) => words | undefined");
+  const parsed = partyBehaviourSchema.parse(rest);
+  return respond ? { ...parsed, respond } : parsed;
 }
 
 /** What the party does with the call: its scripted SIP response decides, when it has one. */

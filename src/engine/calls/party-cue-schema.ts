@@ -25,3 +25,12 @@ export const waitsForWords = (cue: AgentCue | undefined): cue is Exclude<AgentCu
 /** Whether `text` (what the agent said) satisfies a `said` cue. */
 export const saidMatches = (cue: { said: string }, text: string): boolean =>
   text.toLowerCase().includes(cue.said.toLowerCase());
+
+/**
+ * A caller that is a function (in-process only): what the caller says, given what the agent said since the
+ * caller's last turn and this turn's number: words to say, "" to stay silent this time, undefined to hang up.
+ */
+export type Respond = (input: {
+  agentSaid: string;
+  turn: number;
+}) => string | undefined | Promise<string | undefined>;

@@ -5,6 +5,7 @@ import type { CallRegistry } from "./call-registry.js";
 import type { CallRuntime } from "./call-runtime.js";
 import { defaultVoicemail, speechLengthMs } from "./party-behaviour.js";
 import { saidMatches, waitsForWords } from "./party-cue-schema.js";
+import { keepAgentSaid, respondNow } from "./party-respond.js";
 
 /**
  * A Gather or Record listens, or a `<Connect>` app stopped talking: the party's next untimed step answers
@@ -30,6 +31,8 @@ export function listening(reg: CallRegistry, rt: CallRuntime, verb: string): voi
       rt.pendingListen = null;
       return parts.party.runStep(rt, next);
     });
+  } else if (verb === "Connect" && rt.behaviour.respond) {
+    respondNow(reg, rt);
   } else if (!rt.scripted && verb === "Record") {
     // An unscripted caller leaves a short message, so recordings and transcripts have content.
     timer(rt, now() + 1000, eventClass.input, "default voicemail", () =>
@@ -63,6 +66,7 @@ export function agentHeard(
   rt: CallRuntime,
   heard: { said: string } | { mark: string },
 ): void {
+  if ("said" in heard) keepAgentSaid(rt, heard.said);
   const next = rt.untimed[0];
   const cue = next?.agent;
   if (!next || !waitsForWords(cue)) return;
