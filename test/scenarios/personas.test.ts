@@ -14,7 +14,9 @@ const greeter = () =>
     connection.send({ event: "mark", streamSid: message.streamSid, mark: { name: "greeting" } });
   });
 
-const scenario = (line: string) => `name: a caller on a bad line says uh-huh over the greeting and answers its mark
+const scenario = (
+  line: string,
+) => `name: a caller on a bad line says uh-huh over the greeting and answers its mark
 agent_turn_timeout: 1s
 apps: { greeter: null }
 numbers:
