@@ -72,6 +72,7 @@ export { type FailOnUnhandled, failOnUnhandled } from "./adapters/msw-listen-opt
 export { createNodeListener } from "./adapters/node.js";
 export type { AccountScope } from "./domain/api-key.js";
 export { accountScopes } from "./domain/api-key.js";
+export type { Respond } from "./engine/calls/party-cue-schema.js";
 export { type AgentMetrics, agentMetrics, type Spread } from "./engine/media-streams/agent-metrics.js";
 export type { AgentAudio, Transcriber } from "./engine/media-streams/agent-utterances.js";
 export type { TurnRecord } from "./engine/media-streams/conversation.js";

@@ -1,5 +1,7 @@
 // A simulated phone for one number: expects calls and texts to it, places calls and texts from it, and notices the unexpected.
 import type { PartyKind } from "../engine/calls/party-behaviour.js";
+import type { Respond } from "../engine/calls/party-cue-schema.js";
+import type { LineConditionsInput } from "../engine/media-streams/stream-line.js";
 import { StepChain } from "./chain.js";
 import { PhoneExpectationError } from "./expectation-error.js";
 import { matchesText, PhoneCall, type Pickup, type TextPattern, type WaitOptions } from "./phone-call.js";
@@ -19,6 +21,13 @@ export interface PhoneOptions {
   greeting?: number | undefined;
   /** A machine's greeting ends with a beep (default true). */
   beep?: boolean | undefined;
+  /** The line it answers on, as a media-stream app hears it: noise (dBFS), drop (0-1), jitter (ms), seed. */
+  line?: LineConditionsInput | undefined;
+  /**
+   * In-process only: once it answers, the phone's party is this function, asked each time a `<Connect>`
+   * agent stops talking (words to say, "" silence, undefined hang up; docs/voice-agents.md#scripted-callers).
+   */
+  respond?: Respond | undefined;
   /** Calls and texts no expectation claims do not fail `verify()`. */
   allowUnexpected?: boolean | undefined;
   /** Most virtual time an expectation waits, in ms (default 30000). */
@@ -46,6 +55,8 @@ export class Phone extends StepChain {
         ...(options.kind ? { kind: options.kind } : {}),
         ...(options.greeting !== undefined ? { greeting: options.greeting } : {}),
         ...(options.beep !== undefined ? { beep: options.beep } : {}),
+        ...(options.line ? { line: options.line } : {}),
+        ...(options.respond ? { respond: options.respond } : {}),
       }),
     );
     super(registered);

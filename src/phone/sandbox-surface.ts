@@ -70,6 +70,10 @@ export function createSandboxSurface(
     async setParty(number, behaviour) {
       // In-process the party is set at once, so a call the app places right after already finds it.
       if (options.setParty) return options.setParty(number, behaviour);
+      if (behaviour.respond)
+        throw new TypeError(
+          "respond (a caller that is a function) works only in-process: a function does not travel over HTTP",
+        );
       await transport.request("PUT", `/__sandbox/numbers/${q(number)}/behaviour`, {
         auth: "admin",
         json: behaviour,

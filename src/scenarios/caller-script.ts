@@ -102,6 +102,7 @@ export function compileCaller(
         say: step.speak.text,
         ...(step.speak.for !== undefined ? { for: step.speak.for } : {}),
         ...(step.speak.confidence !== undefined ? { confidence: step.speak.confidence } : {}),
+        ...(step.speak.backchannel ? { backchannel: true as const } : {}),
       });
     } else if (step.press) {
       steps.push({
@@ -116,5 +117,7 @@ export function compileCaller(
     }
     previous = mark;
   });
-  return { behaviour: { steps, hangupAfter: Math.max(0, limitMs - startMs) }, watches, marks };
+  const line = scenario.steps.find((step) => step.call?.id === callId)?.call?.line;
+  const behaviour = { steps, hangupAfter: Math.max(0, limitMs - startMs), ...(line ? { line } : {}) };
+  return { behaviour, watches, marks };
 }

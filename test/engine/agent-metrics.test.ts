@@ -112,6 +112,8 @@ describe("conversation metrics on the virtual clock", () => {
       talkOverMaxMs: 100,
       longestSilenceMs: 1020,
       silencesMs: [220, 220, 1020, 220, 1020],
+      backchannels: 0,
+      backchannelStops: 0,
     });
   });
 

@@ -49,7 +49,11 @@ function behaviourFor(reg: CallRegistry, number: string): ReturnType<PartyPart["
     };
   }
   const set = reg.parties.get(number);
-  if (set) return { behaviour: set, scripted: set.steps.length > 0 || set.hangupAfter !== undefined };
+  if (set)
+    return {
+      behaviour: set,
+      scripted: set.steps.length > 0 || set.hangupAfter !== undefined || set.respond !== undefined,
+    };
   const test = testNumbers[number];
   if (test) return { behaviour: parseBehaviour(test), scripted: test.hangupAfter !== undefined };
   return { behaviour: defaultBehaviour, scripted: false };

@@ -55,6 +55,11 @@ export interface CallRuntime {
   pendingListen: { step: PartyStep } | null;
   /** A `<Connect>` app (stream or relay) is playing something to the caller now. */
   agentTalking: boolean;
+  /** The call's `<Connect>` app's words are known (a relay, or a stream with a transcriber): `said` cues wait for them. */
+  agentWords: boolean;
+  /** A caller that is a function (`respond`): what the agent said since it was last asked, and how often it was. */
+  agentSaid: string;
+  responds: number;
   verbCounts: Map<string, number>;
   /** Timers to drop when the call ends (ringing, ring timeout, party steps, time limit). */
   timers: EventHandle[];
@@ -92,6 +97,9 @@ export function createRuntime(sid: string, behaviour: PartyBehaviour, scripted: 
     untimed: behaviour.steps.filter((s) => s.at === undefined && s.on === undefined),
     pendingListen: null,
     agentTalking: false,
+    agentWords: false,
+    agentSaid: "",
+    responds: 0,
     verbCounts: new Map(),
     timers: [],
     program: null,

@@ -97,7 +97,14 @@ export function streamSessionHost(
     authToken: ctx.store.accounts.get(call.account_sid)?.auth_token ?? "",
     callerUtterance(at) {
       const words = sounding(rt.speech, at);
-      return words && { start: words.start, end: words.end, heardEnd: heardEnd(words, "caller") };
+      return (
+        words && {
+          start: words.start,
+          end: words.end,
+          heardEnd: heardEnd(words, "caller"),
+          ...(words.backchannel ? { backchannel: words.backchannel } : {}),
+        }
+      );
     },
     agentTurnTimeoutMs: hosting.agentTurnTimeoutMs,
     agentWaited: (n, ms) => hosting.agentWaited(call.sid, n, ms),
@@ -111,6 +118,7 @@ export function streamSessionHost(
       sendStreamStatus(reg, call, streamSpec, streamSid, event, error),
     ended,
     budget: hosting.budget,
+    ...(rt.behaviour.line ? { line: rt.behaviour.line } : {}),
   };
 }
 
@@ -143,6 +151,7 @@ export function relaySessionHost(
     timeline: (kind, detail) => reg.note(rt, kind, detail),
     alert: (code, message, level) => reg.alert(rt, code, message, level),
     heard: (entry) => env.heard(entry),
+    callerBackchannel: () => rt.speech.at(-1)?.backchannel === true,
     cutHeard: (ms, said) => env.cutHeard(ms, said),
     tts: (text, voice, language) => env.tts(text, voice, language),
     listening: () => env.listening("Connect"),

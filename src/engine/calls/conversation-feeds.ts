@@ -16,6 +16,7 @@ import { wavFile } from "../recordings/recording-audio.js";
 import type { CallRegistry } from "./call-registry.js";
 import type { CallRuntime } from "./call-runtime.js";
 import { fullLengthMs, heardTranscribed } from "./sandbox-speech.js";
+import { agentHeard } from "./verb-party-cues.js";
 
 /**
  * Every call's conversation with its `<Connect>` apps (bounded: conversation-audio.ts), and the transcriber
@@ -30,7 +31,7 @@ export function createConversationFeeds(reg: CallRegistry, transcriber: Transcri
     audio,
     stream: (rt: CallRuntime, host: StreamSessionHost, streamSid: string) =>
       streamConversationHost(reg, rt, host, streamSid, audio, transcribers),
-    relay: (rt: CallRuntime, host: RelaySessionHost) => relayConversationHost(rt, host, audio),
+    relay: (rt: CallRuntime, host: RelaySessionHost) => relayConversationHost(reg, rt, host, audio),
     callerSpoke: (rt: CallRuntime) => relayCallerSpoke(reg, rt, audio),
     /** The call's conversation as a WAV, up to now while an app is on. */
     async wav(callSid: string): Promise<Uint8Array | undefined> {
@@ -63,6 +64,7 @@ export function streamConversationHost(
 ): StreamSessionHost {
   const callSid = rt.sid;
   conversation.open(callSid, host.now());
+  if (transcribers) rt.agentWords = true;
   const turns =
     transcribers &&
     trackAgentUtterances(transcribers, {
@@ -81,6 +83,7 @@ export function streamConversationHost(
           startedAt: new Date(startedAt).toISOString(),
         });
         if (text) heardTranscribed(rt, startedAt, text);
+        agentHeard(reg, rt, { said: text });
       },
     });
   return {
@@ -101,9 +104,16 @@ export function streamConversationHost(
       conversation.audio(callSid, "agent", at, audio);
       turns?.played(at, audio);
     },
-    // The session reports the caller's keys, its clears and its end in the timeline: an utterance ends at each.
+    // The agent stops talking: with a transcriber, its words so far are an utterance (a caller may wait for them).
+    listening() {
+      turns?.boundary();
+      host.listening();
+    },
+    // The session reports the caller's keys, its clears, marks and its end in the timeline: an utterance ends at each.
     timeline(kind, detail) {
       host.timeline(kind, detail);
+      if (kind === "stream.mark" && typeof detail?.name === "string")
+        agentHeard(reg, rt, { mark: detail.name });
       if (kind === "stream.dtmf" || kind === "stream.clear") turns?.boundary();
       else if (kind === "stream.ended") {
         turns?.boundary();
@@ -115,12 +125,14 @@ export function streamConversationHost(
 
 /** A `<Connect><ConversationRelay>` host that also keeps the conversation: the agent's words as speech, cut where they were. */
 export function relayConversationHost(
+  reg: CallRegistry,
   rt: CallRuntime,
   host: RelaySessionHost,
   conversation: ConversationAudio,
 ): RelaySessionHost {
   const callSid = rt.sid;
   conversation.open(callSid, host.now());
+  rt.agentWords = true;
   let last: { piece: HeardPiece; start: number } | null = null;
   return {
     ...host,
@@ -137,6 +149,7 @@ export function relayConversationHost(
           : { bytes: toneBytes(fullMs) },
       );
       last = piece ? { piece, start } : null;
+      if (entry.kind === "say" && entry.text) agentHeard(reg, rt, { said: entry.text });
     },
     cutHeard(ms, said) {
       host.cutHeard(ms, said);

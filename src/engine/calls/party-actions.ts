@@ -32,7 +32,14 @@ export function runStep(reg: CallRegistry, rt: CallRuntime, step: PartyStep): vo
     }
     reg.note(rt, "party.press", { digits: step.press });
   } else if (step.say !== undefined) {
-    speakNow(reg, rt, step.say, step.for ?? speechLengthMs(step.say), step.confidence ?? 0.92);
+    speakNow(
+      reg,
+      rt,
+      step.say,
+      step.for ?? speechLengthMs(step.say),
+      step.confidence ?? 0.92,
+      step.backchannel,
+    );
   } else if (step.hangup) {
     hangUp(reg, rt);
   }
@@ -45,11 +52,12 @@ export function speakNow(
   text: string,
   length: number,
   confidence: number,
+  backchannel?: true,
 ): void {
   const { parts, timer } = reg;
   const start = reg.now();
-  rt.speech.push({ start, end: start + length, text });
-  reg.note(rt, "party.say", { text, ms: length });
+  rt.speech.push({ start, end: start + length, text, ...(backchannel ? { backchannel } : {}) });
+  reg.note(rt, "party.say", { text, ms: length, ...(backchannel ? { backchannel } : {}) });
   parts.conferences.spoke(rt.sid, start + length);
   void parts.program.deliver(rt, { kind: "speech-start" }, true);
   // Words are recognised one by one while the caller speaks (what partialResultCallback reports).

@@ -1,6 +1,8 @@
 // The simulated other party of a call: how it answers, what it says and presses, when it hangs up; test numbers.
 import { z } from "zod";
+import { lineConditionsSchema } from "../media-streams/stream-line.js";
 import { durationField as duration } from "../time/duration.js";
+import { agentCueSchema, type Respond } from "./party-cue-schema.js";
 
 /** Verbs a reactive step can wait for. */
 export const listeningVerbs = ["Gather", "Record", "Say", "Play", "Pause", "Dial", "Connect"] as const;
@@ -20,7 +22,7 @@ export const partyStepSchema = z
      * ConversationRelay) to start playing something to the caller, then `after` (default 1 s): speech then
      * cuts in while the agent talks.
      */
-    agent: z.literal("talking").optional(),
+    agent: agentCueSchema.optional(),
     /** DTMF digits (0-9, *, #, A-D; w waits 0.5 s), pressed `gap` apart (default 300 ms). */
     press: z
       .string()
@@ -32,6 +34,11 @@ export const partyStepSchema = z
     for: duration.optional(),
     /** Speech recognition confidence reported for this utterance (default 0.92). */
     confidence: z.number().min(0).max(1).optional(),
+    /**
+     * A `say` said while the agent talks ("uh-huh"): the agent hears it, but it is no turn of the caller's
+     * and no barge-in; the turn's metrics count it, and whether the agent stopped for it.
+     */
+    backchannel: z.literal(true).optional(),
     hangup: z.literal(true).optional(),
   })
   .refine((step) => [step.press, step.say, step.hangup].filter((v) => v !== undefined).length === 1, {
@@ -39,6 +46,9 @@ export const partyStepSchema = z
   })
   .refine((step) => !(step.at !== undefined && step.on !== undefined), {
     message: "a step is timed by at (from connect) or by on (a verb), not both",
+  })
+  .refine((step) => step.backchannel === undefined || step.say !== undefined, {
+    message: "backchannel is for a say step",
   })
   .refine((step) => step.agent === undefined || (step.at === undefined && step.on === undefined), {
     message: "a step is timed by agent (the agent starts talking), at or on: one of them",
@@ -81,9 +91,15 @@ export const partyBehaviourSchema = z.strictObject({
   /** Hang up this long after connecting. */
   hangupAfter: duration.optional(),
   steps: z.array(partyStepSchema).default([]),
+  /** The line the party calls from, as a media-stream app hears it: noise, lost frames, jitter (seeded). */
+  line: lineConditionsSchema.optional(),
 });
-export type PartyBehaviour = z.output<typeof partyBehaviourSchema>;
-export type PartyBehaviourInput = z.input<typeof partyBehaviourSchema>;
+/** In-process only (a function is no JSON): a caller that is a function, asked each time the agent stops talking. */
+interface Responder {
+  respond?: Respond;
+}
+export type PartyBehaviour = z.output<typeof partyBehaviourSchema> & Responder;
+export type PartyBehaviourInput = z.input<typeof partyBehaviourSchema> & Responder;
 
 export const defaultRingAfterMs = 1000;
 export const defaultAnswerAfterMs = 3000;
@@ -107,7 +123,11 @@ export const testNumbers: Readonly<Record<string, PartyBehaviourInput>> = Object
 export const defaultBehaviour: PartyBehaviour = partyBehaviourSchema.parse({});
 
 export function parseBehaviour(input: PartyBehaviourInput): PartyBehaviour {
-  return partyBehaviourSchema.parse(input);
+  const { respond, ...rest } = input;
+  if (respond !== undefined && typeof respond !== "function")
+    throw new TypeError("respond must be a function ({ agentSaid, turn }) => words | undefined");
+  const parsed = partyBehaviourSchema.parse(rest);
+  return respond ? { ...parsed, respond } : parsed;
 }
 
 /** What the party does with the call: its scripted SIP response decides, when it has one. */

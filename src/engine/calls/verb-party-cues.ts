@@ -4,6 +4,8 @@ import { eventClass } from "../time/scheduler.js";
 import type { CallRegistry } from "./call-registry.js";
 import type { CallRuntime } from "./call-runtime.js";
 import { defaultVoicemail, speechLengthMs } from "./party-behaviour.js";
+import { saidMatches, waitsForWords } from "./party-cue-schema.js";
+import { keepAgentSaid, respondNow } from "./party-respond.js";
 
 /**
  * A Gather or Record listens, or a `<Connect>` app stopped talking: the party's next untimed step answers
@@ -17,6 +19,8 @@ export function listening(reg: CallRegistry, rt: CallRuntime, verb: string): voi
   }
   const next = rt.untimed[0];
   if (next?.agent === "talking") return;
+  // A step waiting for words waits on, unless the agent's words cannot be known (a stream with no transcriber).
+  if (waitsForWords(next?.agent) && !(verb === "Connect" && "said" in next.agent && !rt.agentWords)) return;
   rt.untimed.shift();
   if (next) {
     const pending = { step: next };
@@ -27,6 +31,8 @@ export function listening(reg: CallRegistry, rt: CallRuntime, verb: string): voi
       rt.pendingListen = null;
       return parts.party.runStep(rt, next);
     });
+  } else if (verb === "Connect" && rt.behaviour.respond) {
+    respondNow(reg, rt);
   } else if (!rt.scripted && verb === "Record") {
     // An unscripted caller leaves a short message, so recordings and transcripts have content.
     timer(rt, now() + 1000, eventClass.input, "default voicemail", () =>
@@ -46,6 +52,31 @@ export function talking(reg: CallRegistry, rt: CallRuntime): void {
   const next = rt.untimed[0];
   if (next?.agent !== "talking") return;
   rt.untimed.shift();
+  reg.timer(rt, reg.now() + (next.after ?? 1000), eventClass.input, "party step", () =>
+    reg.parts.party.runStep(rt, next),
+  );
+}
+
+/**
+ * The agent said `heard.said` (an utterance's words) or had a mark echoed (`heard.mark`): a next step waiting
+ * for those words (or that mark) is due `after` (default 1 s) from now.
+ */
+export function agentHeard(
+  reg: CallRegistry,
+  rt: CallRuntime,
+  heard: { said: string } | { mark: string },
+): void {
+  if ("said" in heard) keepAgentSaid(rt, heard.said);
+  const next = rt.untimed[0];
+  const cue = next?.agent;
+  if (!next || !waitsForWords(cue)) return;
+  const hit =
+    "said" in cue
+      ? "said" in heard && saidMatches(cue, heard.said)
+      : "mark" in heard && heard.mark === cue.mark;
+  if (!hit) return;
+  rt.untimed.shift();
+  reg.note(rt, "party.cue", { ...cue });
   reg.timer(rt, reg.now() + (next.after ?? 1000), eventClass.input, "party step", () =>
     reg.parts.party.runStep(rt, next),
   );

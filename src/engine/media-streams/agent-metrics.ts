@@ -34,6 +34,9 @@ export interface AgentMetrics {
   /** Stretches in which neither sounded: the longest, and each of them (in order). */
   longestSilenceMs: number;
   silencesMs: number[];
+  /** Backchannels the caller said while the agent talked, and those the agent cut its audio for. */
+  backchannels: number;
+  backchannelStops: number;
 }
 
 /** The value at rank ceil(q * n) of the sorted values (nearest rank): always one of them. */
@@ -71,6 +74,8 @@ export function agentMetrics(turns: readonly TurnRecord[]): AgentMetrics {
     talkOverMaxMs: turns.reduce((max, t) => Math.max(max, t.talkOverMs), 0),
     longestSilenceMs: silences.reduce((max, ms) => Math.max(max, ms), 0),
     silencesMs: silences,
+    backchannels: turns.reduce((sum, t) => sum + (t.backchannels ?? 0), 0),
+    backchannelStops: turns.reduce((sum, t) => sum + (t.backchannelStops ?? 0), 0),
   };
 }
 

@@ -32,7 +32,17 @@ export interface TurnRecord {
   bargeIn: { stopMs: number | null; cut: boolean } | null;
   /** Every stretch in which neither sounded, in order (the first 1,000). */
   silencesMs: number[];
+  /**
+   * Backchannels the caller said during the turn ("uh-huh" while the agent talked: no turn, no barge-in), and
+   * how many of them the agent's audio was cut for (clear, interruption) while one sounded or within
+   * `backchannelStopMs` after; both only in a turn that had one.
+   */
+  backchannels?: number;
+  backchannelStops?: number;
 }
+
+/** A cut of the agent's audio this soon after a backchannel ended counts as stopping for it. */
+export const backchannelStopMs = 1000;
 
 /** Where the conversation's events go: the call's timeline. */
 export type ConversationNote = (kind: string, detail: Record<string, unknown>) => void;
@@ -46,6 +56,8 @@ export interface Conversation {
   agent(at: number, on: boolean, cut?: boolean): void;
   /** The agent's answer began at `at` without sound yet (a relay app's first text token). */
   respond(at: number): void;
+  /** The caller starts or stops a backchannel at `at`: no new turn, no barge-in (see TurnRecord.backchannels). */
+  backchannel(at: number, on: boolean): void;
   /** The current turn reached the app while the agent was quiet: it owes an answer. */
   owe(): void;
   /** The app answered the current turn (its first message after it). */
@@ -83,6 +95,10 @@ interface Talk {
   closed: boolean;
   /** The turn the sandbox stopped waiting on (an answer to it now is late). */
   gaveUp: number;
+  /** A backchannel sounds (null) or the time one ended; backchannels before the caller's first turn. */
+  backchannelUntil: number | null | undefined;
+  earlyBackchannels: number;
+  earlyStops: number;
 }
 
 /** Times never go backwards (events of one instant may be told in any order). */
@@ -134,7 +150,12 @@ function begin(t: Talk, at: number, by: TurnRecord["by"]): void {
     talkOverMs: 0,
     bargeIn: t.agentOn ? { stopMs: null, cut: false } : null,
     silencesMs: [],
+    ...(t.earlyBackchannels > 0 ? { backchannels: t.earlyBackchannels, backchannelStops: t.earlyStops } : {}),
   };
+  t.earlyBackchannels = 0;
+  t.earlyStops = 0;
+  // The agent stopping from now on stops for this turn (a barge-in), not for an earlier backchannel.
+  t.backchannelUntil = undefined;
   t.bargeAt = t.agentOn ? at : null;
 }
 
@@ -175,12 +196,38 @@ function agentSound(t: Talk, at: number, on: boolean, cut: boolean): void {
   t.agentOn = false;
   t.bothSince = null;
   const { current } = t;
+  if (cut && t.backchannelUntil !== undefined) {
+    if (t.backchannelUntil === null || at - t.backchannelUntil <= backchannelStopMs) {
+      if (current) current.backchannelStops = (current.backchannelStops ?? 0) + 1;
+      else t.earlyStops++;
+      t.note("agent.backchannel-stop", { n: current?.n ?? 0 });
+    }
+    t.backchannelUntil = undefined;
+  }
   if (current?.bargeIn && t.bargeAt !== null && current.bargeIn.stopMs === null) {
     current.bargeIn = { stopMs: at - t.bargeAt, cut };
     t.note("agent.barge-in", { n: current.n, stopMs: at - t.bargeAt, cut });
   }
   t.bargeAt = null;
   if (!t.callerOn) t.quietSince = at;
+}
+
+/** A backchannel: the silence it breaks ends, it is counted in the turn; the agent cutting its audio for it is noted. */
+function backchannelSound(t: Talk, at: number, on: boolean): void {
+  if (!on) {
+    // Its window for a stop opens now, unless the agent already stopped for it.
+    if (t.backchannelUntil === null) t.backchannelUntil = at;
+    if (!t.agentOn && !t.callerOn) t.quietSince = at;
+    return;
+  }
+  endSilence(t, at);
+  t.backchannelUntil = null;
+  if (!t.current) {
+    t.earlyBackchannels++;
+    return;
+  }
+  t.current.backchannels = (t.current.backchannels ?? 0) + 1;
+  t.current.backchannelStops ??= 0;
 }
 
 function pressKey(t: Talk, at: number): void {
@@ -216,6 +263,9 @@ export function createConversation(start: number, note: ConversationNote): Conve
     last: start,
     closed: false,
     gaveUp: 0,
+    backchannelUntil: undefined,
+    earlyBackchannels: 0,
+    earlyStops: 0,
   };
   return {
     get turn() {
@@ -232,6 +282,9 @@ export function createConversation(start: number, note: ConversationNote): Conve
     },
     agent(time, on, cut = false) {
       if (!t.closed && on !== t.agentOn) agentSound(t, clamp(t, time), on, cut);
+    },
+    backchannel(time, on) {
+      if (!t.closed && !t.callerOn) backchannelSound(t, clamp(t, time), on);
     },
     respond(time) {
       if (!t.closed) responded(t, clamp(t, time));

@@ -21,6 +21,8 @@ export interface RelaySessionHost {
   /** What the caller heard last was cut short: it sounded `ms`, `said` its words by then. */
   cutHeard(ms: number, said: string): void;
   tts(text: string, voice: string, language: string): void;
+  /** Whether the caller's latest words are a backchannel ("uh-huh" while the agent talks: no turn). */
+  callerBackchannel(): boolean;
   /** The agent has stopped talking: the scripted caller's next untimed step answers it. */
   listening(): void;
   /** The agent starts talking (after being quiet): a caller step waiting to cut in is armed. */

@@ -31,10 +31,10 @@ function notAnswered(r: RelayState, owed: NonNullable<RelayState["owed"]>): void
  * the same sandbox instant run after run; then for what it sent with it. On the real clock a timer notes
  * an answer that does not come.
  */
-function awaitReply(r: RelayState): void {
+function awaitReply(r: RelayState, owes = true): void {
   const { conversation, host } = r;
   if (!conversation) return;
-  conversation.owe();
+  if (owes) conversation.owe();
   const owed: NonNullable<RelayState["owed"]> = {
     n: conversation.turn,
     realSince: realNow(),
@@ -88,17 +88,22 @@ function awaitReply(r: RelayState): void {
 export function sendRelayPrompt(r: RelayState, text: string): void {
   if (r.state !== "open") return;
   const { host, sessionId, conversation } = r;
-  if (r.callerSince === null) conversation?.caller(host.now(), true);
+  const backchannel = host.callerBackchannel();
+  if (backchannel) conversation?.backchannel(host.now(), false);
+  else {
+    if (r.callerSince === null) conversation?.caller(host.now(), true);
+    conversation?.caller(host.now(), false);
+  }
   r.callerSince = null;
-  conversation?.caller(host.now(), false);
   // Words said while the agent talks on uncut are not reported unless reportInputDuringAgentSpeech says so.
   if (r.playing && !r.spec.reportInputDuringAgentSpeech.speech) {
     host.timeline("relay.ignored", { sessionId, text });
     return;
   }
-  host.timeline("relay.prompt", { sessionId, text });
+  host.timeline("relay.prompt", { sessionId, text, ...(backchannel ? { backchannel } : {}) });
   sendToRelayApp(r, relayMessages.prompt(text, r.transcriptionLanguage));
-  awaitReply(r);
+  // A backchannel is no turn that owes an answer, but the clock still waits for what the app makes of it.
+  awaitReply(r, !backchannel);
   awaitAnswer(r);
 }
 
@@ -119,8 +124,12 @@ export function interruptAgent(r: RelayState, by: keyof RelayInputs): void {
 /** The caller starts to speak: a turn begins, and the agent is cut short if it may be. */
 export function callerSpeaks(r: RelayState): void {
   if (r.state !== "open") return;
-  r.callerSince = r.host.now();
-  r.conversation?.caller(r.callerSince, true);
+  // A backchannel is speech to the relay too: it cuts an interruptible agent, as Twilio's would.
+  if (r.host.callerBackchannel()) r.conversation?.backchannel(r.host.now(), true);
+  else {
+    r.callerSince = r.host.now();
+    r.conversation?.caller(r.callerSince, true);
+  }
   interruptAgent(r, "speech");
 }
 

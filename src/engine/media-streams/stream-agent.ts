@@ -2,8 +2,8 @@
 import { eventClass } from "../time/scheduler.js";
 import { heldSilenceMs, realMs, realNow } from "./agent-turns.js";
 import { createConversation } from "./conversation.js";
-import { frameMs, messages, trackNames } from "./stream-protocol.js";
-import { awaitStreamAnswer, lockstep, type StreamState, sendToApp, streamVirtual } from "./stream-state.js";
+import { frameMs, trackNames } from "./stream-protocol.js";
+import { awaitStreamAnswer, lockstep, type StreamState, sendMedia, streamVirtual } from "./stream-state.js";
 
 /** The stream opened: its conversation starts (only a bidirectional stream's app talks back). */
 export function startConversation(s: StreamState): void {
@@ -69,7 +69,8 @@ export function followCaller(s: StreamState, at: number): void {
   }
   if (now && !s.utterance) {
     s.utterance = { ...now, heard: false };
-    conversation?.caller(now.start, true);
+    if (now.backchannel) conversation?.backchannel(now.start, true);
+    else conversation?.caller(now.start, true);
     s.mediaSinceCaller = 0;
   }
   // The first frame with none of their sound: at frame grain, there they ended.
@@ -79,7 +80,9 @@ export function followCaller(s: StreamState, at: number): void {
 /** The sound of the caller's words ended at `at`: their turn ends, and the app owes an answer if the agent is quiet. */
 function endWords(s: StreamState, words: NonNullable<StreamState["utterance"]>, at: number): void {
   words.heard = true;
-  s.conversation?.caller(at, false);
+  // A backchannel is no turn; an agent that stopped for it and is quiet now is waited for like any other.
+  if (words.backchannel) s.conversation?.backchannel(at, false);
+  else s.conversation?.caller(at, false);
   if (!s.talking && s.playback.length === 0 && s.mediaSinceCaller === 0) owe(s);
 }
 
@@ -99,13 +102,11 @@ export function followAgent(s: StreamState, at: number): void {
 
 /** A frame while the clock waits for the app: the call as it is now, 20 ms later on the wire, none in the sandbox. */
 function sendHeldFrame(s: StreamState): void {
-  const { socket, host, sid } = s;
+  const { socket, host } = s;
   if (!socket) return;
   s.chunk++;
   s.heldFrames++;
-  for (const track of trackNames(s.spec.track)) {
-    sendToApp(s, messages.media(++s.sequence, sid, track, s.chunk, host.trackAudio(track, host.now())));
-  }
+  for (const track of trackNames(s.spec.track)) sendMedia(s, track, host.trackAudio(track, host.now()));
 }
 
 /**

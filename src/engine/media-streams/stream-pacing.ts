@@ -2,8 +2,8 @@
 import { eventClass } from "../time/scheduler.js";
 import { afterFrame, followAgent, followCaller } from "./stream-agent.js";
 import { playQueued } from "./stream-playback.js";
-import { frameMs, messages, trackNames } from "./stream-protocol.js";
-import { type StreamState, sendToApp, streamVirtual } from "./stream-state.js";
+import { frameMs, trackNames } from "./stream-protocol.js";
+import { type StreamState, sendMedia, streamVirtual } from "./stream-state.js";
 
 /** Sent but unread bytes kept for a slow app; past this, media frames are dropped instead of piling up. */
 export const maxBufferedBytes = 1024 * 1024;
@@ -44,7 +44,7 @@ function followApp(s: StreamState, at: number, playedBefore: number): void {
 /** The next 20 ms: the tracks' media out (unless the app is too slow to read), the app's audio played, the next frame scheduled. */
 function sendFrame(s: StreamState): Promise<void> | undefined {
   s.tick = null;
-  const { socket, host, sid } = s;
+  const { socket, host } = s;
   if (s.state !== "open" || !socket) return undefined;
   s.chunk++;
   const at = s.startedAt + (s.chunk - s.heldFrames - 1) * frameMs;
@@ -53,9 +53,7 @@ function sendFrame(s: StreamState): Promise<void> | undefined {
   followCaller(s, at);
   if (socket.bufferedAmount > maxBufferedBytes) s.droppedFrames++;
   else {
-    for (const track of trackNames(s.spec.track)) {
-      sendToApp(s, messages.media(++s.sequence, sid, track, s.chunk, host.trackAudio(track, at)));
-    }
+    for (const track of trackNames(s.spec.track)) sendMedia(s, track, host.trackAudio(track, at));
   }
   const before = s.playedMs;
   playQueued(s, frameMs, at);

@@ -7,6 +7,14 @@ import type { AppSocket } from "./app-socket.js";
 import type { Conversation } from "./conversation.js";
 import { type BudgetMember, leaveBudget, type PlaybackBudget } from "./stream-budget.js";
 import { type ByteQueue, clearBytes, newByteQueue } from "./stream-bytes.js";
+import {
+  createLine,
+  createLineQueue,
+  type Line,
+  type LineConditions,
+  type LineQueue,
+} from "./stream-line.js";
+import { messages } from "./stream-protocol.js";
 
 export type StreamEvent = "stream-started" | "stream-stopped" | "stream-error";
 
@@ -15,6 +23,8 @@ export interface CallerWords {
   start: number;
   end: number;
   heardEnd: number;
+  /** A backchannel ("uh-huh" while the agent talks): no turn of the caller's. */
+  backchannel?: true;
 }
 
 /** What a session needs from the engine; every call into it happens inside a scheduler event or a socket event. */
@@ -53,6 +63,8 @@ export interface StreamSessionHost {
   ended(sid: string): void;
   /** What every bidirectional stream's playback queue holds together. */
   readonly budget: PlaybackBudget;
+  /** The caller's line: noise, lost frames and jitter on the caller's frames (stream-line.ts). */
+  readonly line?: LineConditions;
 }
 
 type State = "connecting" | "open" | "stopping" | "ended";
@@ -116,6 +128,9 @@ export interface StreamState {
   readonly sent: Set<string>;
   readonly received: Set<string>;
   endedBy: "app" | "call" | "error";
+  /** The caller's line, if the party has one; real clock with jitter: the frames it holds back. */
+  readonly line: Line | null;
+  readonly lineQueue: LineQueue | null;
 }
 
 export function newStreamState(host: StreamSessionHost, sid: string, spec: StreamSpec): StreamState {
@@ -155,6 +170,8 @@ export function newStreamState(host: StreamSessionHost, sid: string, spec: Strea
     sent: new Set<string>(),
     received: new Set<string>(),
     endedBy: "call",
+    line: host.line ? createLine(host.line) : null,
+    lineQueue: host.line?.jitter && host.clockMode() !== "virtual" ? createLineQueue() : null,
   };
 }
 
@@ -162,7 +179,27 @@ export const streamVirtual = (s: StreamState) => s.host.clockMode() === "virtual
 
 export function sendToApp(s: StreamState, message: { event: string }): void {
   s.sent.add(message.event);
+  // What the line holds back goes first: a mark, dtmf or stop follows the frames before it.
+  s.lineQueue?.flush();
   s.socket?.send(message);
+}
+
+/**
+ * One media frame of `track` (chunk `s.chunk`) to the app. The caller's frames pass the line: a lost one is
+ * not sent (its sequence number is skipped), noise goes on the rest, and (real clock) jitter holds them back.
+ */
+export function sendMedia(s: StreamState, track: "inbound" | "outbound", payload: string): void {
+  const sequence = ++s.sequence;
+  const { line, lineQueue } = s;
+  const caller = track === "inbound" && line !== null;
+  if (caller && line.lost()) return;
+  const message = messages.media(sequence, s.sid, track, s.chunk, caller ? line.noisy(payload) : payload);
+  if (!lineQueue) {
+    sendToApp(s, message);
+    return;
+  }
+  s.sent.add("media");
+  lineQueue.hold(message, caller ? line.delayMs() : 0, (m) => s.socket?.send(m));
 }
 
 /** Virtual clock: the app has read everything sent so far (see app-socket.ts). */
@@ -189,6 +226,7 @@ export function refuseStreamMessage(s: StreamState, reason: string): void {
 
 /** The stream plays no more: its queue goes, and so does its place in the budget. */
 export function releasePlayback(s: StreamState): void {
+  s.lineQueue?.drop();
   s.playback.length = 0;
   clearBytes(s.audio);
   leaveBudget(s.host.budget, s.member);
@@ -240,6 +278,7 @@ export function finishStream(s: StreamState, notify = true): void {
     ...(streamVirtual(s) ? {} : { lateFrames: s.lateFrames }),
     refused: s.refused,
     overBudget: s.overBudget,
+    ...(s.line ? { lineDropped: s.line.dropped } : {}),
     endedBy: s.endedBy,
     sent: [...s.sent],
     received: [...s.received],

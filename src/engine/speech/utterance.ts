@@ -4,4 +4,6 @@ export interface Utterance {
   start: number;
   end: number;
   text: string;
+  /** Said while the other side talks ("uh-huh"): not a turn of its own (see the conversation's metrics). */
+  backchannel?: true;
 }

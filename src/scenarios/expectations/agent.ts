@@ -39,6 +39,8 @@ function boundsOf(entry: AgentExpectation, m: AgentMetrics, turns: readonly Turn
   count("unanswered", "unanswered turns", m.unanswered);
   count("late", "turns answered late", m.late);
   count("barge_ins", "barge-ins", m.bargeIns);
+  count("backchannels", "backchannels", m.backchannels);
+  count("backchannel_stops", "backchannels the agent stopped for", m.backchannelStops);
   const spread = (
     key: "response_latency" | "barge_in_stop",
     label: string,

@@ -97,6 +97,14 @@ export const agentExpectationSchema = strictFields("agent", {
     .describe(
       "The caller starting over the agent to the agent's audio stopping (the app's clear, the relay's interruption), over the barge-ins; one the agent never stopped for fails any bound but min.",
     ),
+  backchannels: countBound
+    .optional()
+    .describe("Backchannels the caller said while the agent talked (speak steps with backchannel: true)."),
+  backchannel_stops: countBound
+    .optional()
+    .describe(
+      'Backchannels the agent cut its audio for (clear, interruption) while one sounded or within 1s after: 0 for an agent that talks on through "uh-huh".',
+    ),
   talk_over: strictFields("talk_over", {
     total: durationBound.optional(),
     max: durationBound.optional().describe("In the worst turn."),

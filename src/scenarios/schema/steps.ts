@@ -1,9 +1,11 @@
 // Steps as zod schemas: what the world does (calls, SMS, API requests, waits) and what a caller does.
 import { z } from "zod";
 import { listeningVerbs, partyBehaviourSchema } from "../../engine/calls/party-behaviour.js";
+import { agentCueSchema } from "../../engine/calls/party-cue-schema.js";
 import { durationField } from "../../engine/time/duration.js";
 import { expectationSchema } from "./expectations.js";
 import { callIdField, e164Field, markupField, urlField } from "./fields.js";
+import { backchannelField, lineField } from "./persona-fields.js";
 
 export const inboundCallSchema = z.strictObject({
   id: callIdField,
@@ -11,6 +13,7 @@ export const inboundCallSchema = z.strictObject({
   to: e164Field,
   caller_name: z.string().optional(),
   forwarded_from: z.string().optional(),
+  line: lineField,
 });
 
 export const placeCallSchema = z
@@ -90,6 +93,7 @@ export const speakSchema = z.strictObject({
   text: z.string().min(1),
   for: durationField.optional().describe("How long the words take (default 400 ms a word)."),
   confidence: z.number().min(0).max(1).optional(),
+  backchannel: backchannelField,
 });
 export const pressSchema = z.strictObject({
   ...callerRef,
@@ -129,15 +133,16 @@ export const stepSchema = z
       .union(
         [
           z.strictObject({ verb: z.enum(listeningVerbs), nth: z.number().int().min(1).default(1) }),
-          z.strictObject({
-            agent: z.literal("talking", { error: 'the agent cue is "talking"' }),
-          }),
+          z.strictObject({ agent: agentCueSchema }),
         ],
-        { error: "must be { verb: Gather, nth: 1 } or { agent: talking }" },
+        {
+          error:
+            'must be { verb: Gather, nth: 1 }, { agent: talking }, { agent: { said: "words" } } or { agent: { mark: name } }',
+        },
       )
       .optional()
       .describe(
-        "Caller steps: when the call starts this verb for the nth time, or ({ agent: talking }) in its turn, when the <Connect> app next starts talking (then after, default 1s): the caller cuts in.",
+        "Caller steps: when the call starts this verb for the nth time; or, in its turn, when the <Connect> app next starts talking ({ agent: talking }: the caller cuts in), says words containing these ({ agent: { said: ... } }), or has this mark echoed ({ agent: { mark: ... } }); then after (default 1s).",
       ),
     expect_error: stepErrorSchema
       .optional()
