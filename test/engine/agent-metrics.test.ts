@@ -1,11 +1,9 @@
 // Conversation metrics on the virtual clock, against agents built to a known latency, stop time and talk-over: exact values.
 import { afterEach, describe, expect, it } from "vitest";
 import type { PartyBehaviourInput } from "../../src/engine/calls/party-behaviour.js";
-import { agentMetrics, createSandbox, type TurnRecord } from "../../src/index.js";
-import { placeWithTwiml } from "../support/stream-world.js";
+import { agentMetrics } from "../../src/index.js";
+import { playAgentCall } from "../support/agent-call.js";
 import { randomThink, startRelayAgent, startStreamAgent } from "../support/voice-agent-apps.js";
-
-const callee = "+14155550123";
 
 describe("conversation metrics on the virtual clock", () => {
   const cleanups: (() => Promise<void> | void)[] = [];
@@ -14,16 +12,7 @@ describe("conversation metrics on the virtual clock", () => {
   });
 
   async function call(twiml: string, caller: PartyBehaviourInput) {
-    const sandbox = createSandbox();
-    cleanups.push(() => sandbox.reset());
-    sandbox.calls.setParty(callee, { ringAfter: 0, answerAfter: 0, ...caller });
-    const sid = await placeWithTwiml(sandbox, callee, twiml);
-    await sandbox.clock.runUntilIdle();
-    await sandbox.settle();
-    const timeline = sandbox.calls.timeline(sid);
-    const turns = timeline
-      .filter((e) => e.kind === "agent.turn")
-      .map(({ detail: { sid: _sid, sessionId: _session, ...turn } }) => turn as unknown as TurnRecord);
+    const { timeline, turns } = await playAgentCall(cleanups, twiml, caller);
     return { timeline, turns, start: timeline.find((e) => e.kind.endsWith(".started"))!.at };
   }
 

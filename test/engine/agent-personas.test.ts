@@ -1,11 +1,10 @@
 // Scripted callers against real agents: steps that wait for the agent's words or a mark, and backchannels that are no turn.
 import { afterEach, describe, expect, it } from "vitest";
 import type { PartyBehaviourInput } from "../../src/engine/calls/party-behaviour.js";
-import { agentMetrics, createSandbox, type Transcriber, type TurnRecord } from "../../src/index.js";
-import { placeWithTwiml } from "../support/stream-world.js";
+import { agentMetrics, createSandbox, type Transcriber } from "../../src/index.js";
+import { agentCallee as callee, playAgentCall } from "../support/agent-call.js";
 import { startRelayAgent, startStreamAgent } from "../support/voice-agent-apps.js";
 
-const callee = "+14155550123";
 const stream = (url: string) => `<Response><Connect><Stream url="${url}"/></Connect></Response>`;
 const relay = (url: string, attrs = "") =>
   `<Response><Connect><ConversationRelay url="${url}"${attrs}/></Connect></Response>`;
@@ -17,16 +16,12 @@ describe("scripted callers (personas)", () => {
   });
 
   async function call(twiml: string, caller: PartyBehaviourInput, transcriber?: Transcriber) {
-    const sandbox = createSandbox(transcriber ? { transcriber } : {});
-    cleanups.push(() => sandbox.reset());
-    sandbox.calls.setParty(callee, { ringAfter: 0, answerAfter: 0, ...caller });
-    const sid = await placeWithTwiml(sandbox, callee, twiml);
-    await sandbox.clock.runUntilIdle();
-    await sandbox.settle();
-    const timeline = sandbox.calls.timeline(sid);
-    const turns = timeline
-      .filter((e) => e.kind === "agent.turn")
-      .map(({ detail: { sid: _sid, sessionId: _session, ...turn } }) => turn as unknown as TurnRecord);
+    const { timeline, turns } = await playAgentCall(
+      cleanups,
+      twiml,
+      caller,
+      transcriber ? { transcriber } : {},
+    );
     const said = (text: string) => timeline.find((e) => e.kind === "party.say" && e.detail.text === text);
     return { timeline, turns, said };
   }
