@@ -1,6 +1,7 @@
 // The caller's line as a media-stream app hears it: noise on the caller's audio, frames lost, frames delivered late (seeded).
 import alawmulaw from "alawmulaw";
 import { z } from "zod";
+import { createIdGenerator } from "../../domain/ids.js";
 import { durationField } from "../time/duration.js";
 import { realNow } from "./agent-turns.js";
 
@@ -32,18 +33,6 @@ export const lineConditionsSchema = z
 export type LineConditions = z.output<typeof lineConditionsSchema>;
 export type LineConditionsInput = z.input<typeof lineConditionsSchema>;
 
-/** A small seeded generator (mulberry32): numbers in [0, 1), the same sequence for the same seed. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** One stream's line: what it does to each caller frame, and the frames it holds back (jitter). */
 export interface Line {
   /** Whether this caller frame is lost. */
@@ -57,7 +46,8 @@ export interface Line {
 }
 
 export function createLine(conditions: LineConditions): Line {
-  const random = seededRandom(conditions.seed ?? 1);
+  const ids = createIdGenerator(conditions.seed ?? 1);
+  const random = () => ids.random();
   // Uniform noise in [-w, w] has an RMS of w / sqrt(3).
   const width = conditions.noise === undefined ? 0 : Math.sqrt(3) * 32767 * 10 ** (conditions.noise / 20);
   const line: Line = {

@@ -1,4 +1,5 @@
 // A load run's figures: a bounded sample of each metric's values (seeded reservoir past the bound) and its percentiles.
+import { createIdGenerator } from "../../domain/ids.js";
 import { percentile } from "../../engine/media-streams/agent-metrics.js";
 
 /** Values kept per metric; past this, a seeded reservoir keeps a uniform sample of them (memory stays flat). */
@@ -21,22 +22,11 @@ export interface Sampler {
   spread(): LoadSpread;
 }
 
-/** A small seeded generator (mulberry32): the same run keeps the same sample. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
 /** Keeps at most `limit` values (reservoir sampling past it); count, min and max stay exact. */
 export function createSampler(limit = maxSamplesPerMetric, seed = 1): Sampler {
   const kept: number[] = [];
-  const random = seeded(seed);
+  const ids = createIdGenerator(seed);
+  const random = () => ids.random();
   let count = 0;
   let min = Number.POSITIVE_INFINITY;
   let max = Number.NEGATIVE_INFINITY;
