@@ -133,6 +133,15 @@ const serveCommand = program
       .argParser(toCount(1)),
   )
   .addOption(
+    new Option(
+      "--fsync <policy>",
+      "with --data-dir: periodic (a change is written before its response and fdatasync'd within a second; a crash of the server loses nothing, a power loss the last second) or always (fdatasync'd before its response)",
+    )
+      .choices(["periodic", "always"])
+      .env("VOICE_SANDBOX_FSYNC")
+      .default("periodic"),
+  )
+  .addOption(
     new Option("--journal-limit <requests>", "how many requests GET /__sandbox/requests keeps (0: none)")
       .env("VOICE_SANDBOX_JOURNAL_LIMIT")
       .default(1000)
@@ -262,6 +271,7 @@ serveCommand.action(async (options) => {
       allowedHosts: options.allowedHosts,
       dataDir: options.dataDir,
       snapshotEvery: options.snapshotEvery,
+      fsync: options.fsync,
       journalLimit: options.journalLimit,
       events: {
         maxCount: options.eventLimit,
@@ -287,12 +297,13 @@ serveCommand.action(async (options) => {
         fixtures: options.fixtures,
         clock: options.clock,
         dataDir: options.dataDir ?? null,
+        ...(options.dataDir ? { fsync: options.fsync } : {}),
         adminToken,
         carrierKey: options.carrierKey,
       },
       `voice-sandbox listening on ${running.url} (${options.clock} clock, ${
         options.fixtures === defaultFixturesPath ? "the default fixtures" : `fixtures ${options.fixtures}`
-      }${options.dataDir ? `, state kept in ${options.dataDir}` : ""})`,
+      }${options.dataDir ? `, state kept in ${options.dataDir}, fsync ${options.fsync}` : ""})`,
     );
     let stopping = false;
     const stop = (signal: string) => {

@@ -48,6 +48,7 @@ export const configFileSchema = z.strictObject({
   logFormat: z.enum(["pretty", "json"]).optional(),
   dataDir: z.string().optional(),
   snapshotEvery: z.number().int().min(1).optional(),
+  fsync: z.enum(["periodic", "always"]).optional(),
   journalLimit: z.number().int().min(0).optional(),
   eventLimit: z.number().int().min(0).optional(),
   eventMaxAge: z.union([z.string(), z.number()]).transform(String).optional(),

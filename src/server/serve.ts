@@ -12,7 +12,7 @@ import type { Inspector } from "./app.js";
 import { docsPath } from "./docs-paths.js";
 import { logAlerts, loggingWebhookFetch, logStatusChanges } from "./event-log.js";
 import { checkExposure, guardHost, hostPolicy } from "./exposure.js";
-import { openDataDir, type Persistence } from "./persistence/data-dir.js";
+import { type FsyncPolicy, openDataDir, type Persistence } from "./persistence/data-dir.js";
 import { logPageRequest, logRequests } from "./request-log.js";
 
 /** The few logger methods the server uses (pino's shape). */
@@ -29,8 +29,10 @@ export interface ServerLogger {
 export interface ServeOptions extends SandboxOptions {
   port?: number;
   host?: string;
-  /** Keep the state here: replayed at start, every acknowledged change on disk before its response. */
+  /** Keep the state here: replayed at start, every acknowledged change written before its response. */
   dataDir?: string;
+  /** With `dataDir`: `periodic` (default: fdatasync'd within a second of its response) or `always` (before it). */
+  fsync?: FsyncPolicy;
   /** Compact the change journal into a snapshot after this many records (default 1000). */
   snapshotEvery?: number;
   /** How long a shutdown waits for requests and webhook deliveries in flight. Default 5000 ms. */
@@ -97,6 +99,7 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
   const persistence = options.dataDir
     ? await openDataDir(sandbox, options.dataDir, {
         ...(options.snapshotEvery !== undefined ? { snapshotEvery: options.snapshotEvery } : {}),
+        ...(options.fsync !== undefined ? { fsync: options.fsync } : {}),
         warn: (message) => logger.warn({ dataDir: options.dataDir }, message),
         log: {
           error: (details, message) => (logger.error ?? logger.warn).call(logger, details, message),

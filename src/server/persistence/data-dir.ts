@@ -6,6 +6,7 @@ import { runInSlices } from "../../http/admin-api/state-stream.js";
 import { type Handle, surfaceOf } from "../../http/handle.js";
 import { renderError } from "../../http/render-error.js";
 import type { SandboxCore } from "../../sandbox.js";
+import { syncNow } from "./background-sync.js";
 import { captureSnapshot, compactIfDue, storeRows, writeSnapshot } from "./compaction.js";
 import { type DataDirFiles, nodeFiles } from "./files.js";
 import { encodeFrame } from "./frame.js";
@@ -13,9 +14,10 @@ import { type JournalRecord, journalName, snapshotFileName } from "./layout.js";
 import { replay } from "./replay.js";
 import { DataDirError } from "./snapshot-file.js";
 import { kick, waitFor } from "./write-loop.js";
-import { type DataDirLog, type DataDirState, failureError } from "./writer-state.js";
+import { type DataDirLog, type DataDirState, type FsyncPolicy, failureError } from "./writer-state.js";
 
 export { DataDirError } from "./snapshot-file.js";
+export type { FsyncPolicy } from "./writer-state.js";
 
 export interface PersistenceOptions {
   /**
@@ -31,6 +33,15 @@ export interface PersistenceOptions {
   retryMs?: number;
   /** The file operations used (a fault-injecting layer in tests). */
   files?: DataDirFiles;
+  /**
+   * When a change counts as saved (default `periodic`): `always` fdatasyncs each journal batch before the
+   * responses that saw it go (a power loss keeps every acknowledged change); `periodic` writes the batch to
+   * the file before they go and fdatasyncs it within `syncEveryMs` (a crash of the process loses nothing; a
+   * power loss or kernel crash can lose the last second).
+   */
+  fsync?: FsyncPolicy;
+  /** `periodic`: the longest a written change waits for its fdatasync. Default 1000 ms. */
+  syncEveryMs?: number;
 }
 
 export interface Persistence {
@@ -53,8 +64,8 @@ export const defaultSnapshotEvery = 1000;
 
 /**
  * Opens (or creates) `dir`, replays its snapshot and journals into `sandbox`, and journals every change from
- * then on. Fsync policy (group commit): a change is written and fdatasync'd before any response that ran
- * after it is sent; requests that arrive together share one fdatasync. Compaction streams a point-in-time
+ * then on. Group commit: a change is written (and, with `fsync: "always"`, fdatasync'd) before any response
+ * that ran after it is sent; requests that arrive together share one write. Compaction streams a point-in-time
  * snapshot to a new file while changes go on into a fresh journal file. A failed write is kept and retried;
  * meanwhile changes are refused with 503 and health reports the data directory as degraded.
  */
@@ -80,6 +91,12 @@ export async function openDataDir(
     snapshotEvery,
     log: options.log,
     retryMs,
+    fsync: options.fsync ?? "periodic",
+    syncEveryMs: options.syncEveryMs ?? 1000,
+    unsynced: false,
+    syncTimer: undefined,
+    syncing: undefined,
+    syncFailed: false,
     snapshotPath,
     appendedSeq: replayed.lastSeq,
     writtenSeq: replayed.lastSeq,
@@ -173,6 +190,7 @@ function durableHandle(s: DataDirState, handle: Handle): Handle {
 
 async function flush(s: DataDirState): Promise<void> {
   await waitFor(s, s.appendedSeq);
+  await syncNow(s);
   // The writer may be between taking a snapshot due and starting to write it (a journal rotation): wait it out.
   for (compactIfDue(s); s.compacting || s.snapshotDue || s.running; compactIfDue(s)) {
     kick(s);
@@ -189,6 +207,9 @@ async function close(s: DataDirState, stopListening: () => void): Promise<void> 
     stopListening();
     await s.running;
     await s.compacting;
+    // Whatever a failing disk leaves unsynced stays in the file; the last sync's own failure is logged.
+    await syncNow(s).catch(() => undefined);
+    if (s.syncTimer) clearTimeout(s.syncTimer);
     await s.journal.close();
   }
 }

@@ -1,5 +1,6 @@
-// The journal files: pending records written in one batch with one fdatasync, and a fresh file started for each compaction.
+// The journal files: pending records written in one batch with one fdatasync (or one later: the periodic policy), and a fresh file started for each compaction.
 import { join } from "node:path";
+import { retireJournal, syncLater } from "./background-sync.js";
 import type { WritableFile } from "./files.js";
 import { scanFrames } from "./frame.js";
 import { journalName } from "./layout.js";
@@ -15,7 +16,7 @@ export async function writeBatch(s: DataDirState): Promise<boolean> {
   try {
     await s.journal.truncate(s.journalBytes);
     await s.journal.write(data);
-    await s.journal.datasync();
+    if (s.fsync === "always") await s.journal.datasync();
   } catch (error) {
     // Kept, in order, for the retry.
     s.pending = batch.concat(s.pending);
@@ -23,6 +24,7 @@ export async function writeBatch(s: DataDirState): Promise<boolean> {
     return false;
   }
   s.journalBytes += data.length;
+  if (s.fsync === "periodic") syncLater(s);
   // Records the newest capture already holds (queued before it, written after it) are not news.
   for (const { seq } of batch) if (seq > s.capturedSeq) s.journalRecords += 1;
   s.writtenSeq = Math.max(s.writtenSeq, upTo);
@@ -54,7 +56,7 @@ export async function rotate(s: DataDirState, seq: number): Promise<boolean> {
     fail(s, path, error);
     return false;
   }
-  await s.journal.close().catch(() => undefined);
+  retireJournal(s, s.journal);
   s.journal = next;
   s.journalPath = path;
   s.journalBytes = whole;

@@ -10,6 +10,13 @@ export interface DataDirLog {
   info(details: Record<string, unknown>, message: string): void;
 }
 
+/**
+ * When a change counts as saved: `always` once its journal batch is written and fdatasync'd (a power loss
+ * keeps every acknowledged change); `periodic` once it is written to the file (a crash of the process keeps
+ * it; a power loss or a kernel crash can lose the last `syncEveryMs`).
+ */
+export type FsyncPolicy = "always" | "periodic";
+
 /** Each table's row count, by table name. */
 export type RowCounts = Record<string, number>;
 
@@ -30,6 +37,16 @@ export interface DataDirState {
   readonly snapshotEvery: number;
   readonly log: DataDirLog | undefined;
   readonly retryMs: number;
+  /** `always`: each batch is fdatasync'd before its responses go; `periodic`: written, then synced within `syncEveryMs`. */
+  readonly fsync: FsyncPolicy;
+  readonly syncEveryMs: number;
+  /** `periodic`: the journal has bytes written since its last fdatasync, and the timer that will sync them. */
+  unsynced: boolean;
+  syncTimer: ReturnType<typeof setTimeout> | undefined;
+  /** A background fdatasync under way (of the journal, or of one a rotation left behind). */
+  syncing: Promise<void> | undefined;
+  /** The last background sync failed: changes are refused until one succeeds. */
+  syncFailed: boolean;
   readonly snapshotPath: string;
   appendedSeq: number;
   /** The newest change on disk, in a journal or a snapshot. */
