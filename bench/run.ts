@@ -42,6 +42,12 @@ if (process.argv.includes("load")) {
   process.exit(load.failed ? 1 : 0);
 }
 
+if (process.argv.includes("streams")) {
+  // Section 8 alone: the streams ceiling for both sides (`npm run bench -- streams`).
+  await benchStreams();
+  process.exit(0);
+}
+
 const results: BenchResult[] = [];
 let crashed = false;
 for (const bench of [benchServer, runMswBenchmark, benchWebhooks]) {

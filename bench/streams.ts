@@ -18,10 +18,20 @@ export interface StreamsBenchResult {
   baseline: number;
   ratio: number;
   target: number;
-  levels: { streams: number; oursP99: number; bareP99: number; oursFrames: number }[];
+  levels: {
+    streams: number;
+    oursP99: number;
+    bareP99: number;
+    oursFrames: number;
+    /** Milliseconds of this process's CPU per stream per second streamed (the receiving app's included). */
+    oursCpuMs: number;
+    bareCpuMs: number;
+    /** How long placing the level's calls took (every create answered). */
+    placeMs: number;
+  }[];
   /** The same sweep with every caller speaking (synthesized words on the inbound track): streams on time. */
   speaking: number;
-  speakingLevels: { streams: number; oursP99: number; oursFrames: number }[];
+  speakingLevels: { streams: number; oursP99: number; oursFrames: number; oursCpuMs: number }[];
   failed: boolean;
 }
 
@@ -49,6 +59,12 @@ async function startApp() {
         server.close(() => resolve());
       }),
   };
+}
+
+/** Milliseconds of this process's CPU (user and system) since `from`, per stream per second. */
+function cpuPerStreamSecond(from: NodeJS.CpuUsage, streams: number, seconds: number): number {
+  const used = process.cpuUsage(from);
+  return (used.user + used.system) / 1000 / streams / seconds;
 }
 
 /** The 99th percentile of |gap - 20 ms| over every stream's frames, skipping each stream's first second. */
@@ -84,6 +100,7 @@ async function sandboxLevel(
       steps,
     });
     const twiml = `<Response><Connect><Stream url="${app.url}"/></Connect></Response>`;
+    const placing = performance.now();
     await Promise.all(
       Array.from({ length: streams }, () =>
         sandbox.fetch(`${sandbox.baseUrl}/2010-04-01/Accounts/${accountSid}/Calls.json`, {
@@ -93,8 +110,10 @@ async function sandboxLevel(
         }),
       ),
     );
+    const placeMs = performance.now() - placing;
+    const cpu = process.cpuUsage();
     await new Promise((resolve) => setTimeout(resolve, (seconds + 1.5) * 1000));
-    return p99Jitter(app.arrivals);
+    return { ...p99Jitter(app.arrivals), cpuMs: cpuPerStreamSecond(cpu, streams, seconds + 1.5), placeMs };
   } finally {
     sandbox.reset();
     sandbox.clock.switchTo("virtual");
@@ -124,8 +143,9 @@ async function bareLevel(streams: number, seconds: number) {
         timers.push(setTimeout(next, frameMs));
       }),
     );
+    const cpu = process.cpuUsage();
     await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
-    return p99Jitter(app.arrivals);
+    return { ...p99Jitter(app.arrivals), cpuMs: cpuPerStreamSecond(cpu, streams, seconds) };
   } finally {
     for (const timer of timers) clearTimeout(timer);
     for (const ws of sockets) ws.terminate();
@@ -139,12 +159,21 @@ export async function benchStreams(): Promise<StreamsBenchResult> {
   const levels: StreamsBenchResult["levels"] = [];
   let ours = 0;
   let baseline = 0;
-  for (const streams of [25, 50, 100, 200, 400, 800]) {
+  // Up to 5,000, or until neither side holds: where each stops is the ceiling.
+  for (const streams of [25, 50, 100, 200, 400, 800, 1000, 1500, 2000, 3000, 5000]) {
     const mine = await sandboxLevel(createSandbox, streams, seconds);
     const bare = await bareLevel(streams, seconds);
-    levels.push({ streams, oursP99: mine.p99, bareP99: bare.p99, oursFrames: mine.frames });
+    levels.push({
+      streams,
+      oursP99: mine.p99,
+      bareP99: bare.p99,
+      oursFrames: mine.frames,
+      oursCpuMs: mine.cpuMs,
+      bareCpuMs: bare.cpuMs,
+      placeMs: mine.placeMs,
+    });
     console.log(
-      `  ${String(streams).padStart(4)} streams: sandbox p99 jitter ${mine.p99.toFixed(1)} ms over ${fmt(mine.frames)} frames, bare ws ${bare.p99.toFixed(1)} ms`,
+      `  ${String(streams).padStart(4)} streams: sandbox p99 jitter ${mine.p99.toFixed(1)} ms over ${fmt(mine.frames)} frames (${mine.cpuMs.toFixed(2)} ms CPU per stream-second, calls placed in ${fmt(mine.placeMs)} ms), bare ws ${bare.p99.toFixed(1)} ms (${bare.cpuMs.toFixed(2)} ms CPU)`,
     );
     // A level counts only when every smaller one held too: "sustains N" means every level up to N.
     const previous = levels.length > 1 ? levels[levels.length - 2]!.streams : 0;
@@ -161,9 +190,9 @@ export async function benchStreams(): Promise<StreamsBenchResult> {
   let speaking = 0;
   for (const streams of levels.map((level) => level.streams)) {
     const mine = await sandboxLevel(createSandbox, streams, seconds, true);
-    speakingLevels.push({ streams, oursP99: mine.p99, oursFrames: mine.frames });
+    speakingLevels.push({ streams, oursP99: mine.p99, oursFrames: mine.frames, oursCpuMs: mine.cpuMs });
     console.log(
-      `  ${String(streams).padStart(4)} speaking callers: sandbox p99 jitter ${mine.p99.toFixed(1)} ms over ${fmt(mine.frames)} frames`,
+      `  ${String(streams).padStart(4)} speaking callers: sandbox p99 jitter ${mine.p99.toFixed(1)} ms over ${fmt(mine.frames)} frames (${mine.cpuMs.toFixed(2)} ms CPU per stream-second)`,
     );
     if (mine.frames === 0 || mine.p99 >= jitterLimitMs) break;
     speaking = streams;
