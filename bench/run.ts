@@ -1,7 +1,9 @@
 // `npm run bench`: every benchmark, one after the other, each printing its own two figures and their ratio.
 // `npm run bench -- soak` runs only the 15-minute soak (bench/soak.ts) instead, `npm run bench -- retention` only the
-// memory past the bound on records (bench/retention.ts), `npm run bench -- load` only the load run's overhead (bench/load-run.ts).
+// memory past the bound on records (bench/retention.ts), `npm run bench -- load` only the load run's overhead (bench/load-run.ts)
+// and the most concurrent agent calls it holds with frames on time (bench/load-capacity.ts).
 import { type BenchResult, fmt, runInChild, verdict } from "./lib.js";
+import { benchLoadCapacity, type LoadCapacityResult } from "./load-capacity.js";
 import { benchLoadRun, type LoadRunBenchResult } from "./load-run.js";
 import { benchRetention, type RetentionResult } from "./retention.js";
 import { benchScale, type ScaleResult } from "./scale.js";
@@ -35,10 +37,15 @@ if (process.argv.includes("retention")) {
 const loadRunLine = (r: LoadRunBenchResult) =>
   `  ${r.name.padEnd(26)} ${r.calls} calls, ${r.concurrency} at once: ${r.callsPerSecond} calls/s against ${r.idealCallsPerSecond} the scenario allows, ratio ${r.ratio.toFixed(2)}; ${r.metricsPerCall} figures kept per call ${r.failed ? "FAILED" : "OK"}`;
 
+const capacityLine = (r: LoadCapacityResult) =>
+  `  ${r.name.padEnd(26)} ${r.held === null ? "no level" : `${r.held} calls at once`} with late frames under ${r.lateLimit * 100}% (${r.levels.map((l) => `${l.concurrency}: ${(l.lateShare * 100).toFixed(2)}% late, p99 ${l.lateness.p99Ms?.toFixed(1) ?? "-"} ms`).join("; ")})`;
+
 if (process.argv.includes("load")) {
   const load = await benchLoadRun();
+  const capacity = await benchLoadCapacity();
   console.log(`Summary (${new Date().toISOString()}, node ${process.version})`);
   console.log(loadRunLine(load));
+  console.log(capacityLine(capacity));
   process.exit(load.failed ? 1 : 0);
 }
 
@@ -116,8 +123,10 @@ try {
 }
 
 let loadRun: LoadRunBenchResult | undefined;
+let capacity: LoadCapacityResult | undefined;
 try {
   loadRun = await benchLoadRun();
+  capacity = await benchLoadCapacity();
 } catch (error) {
   crashed = true;
   console.error(`benchmark failed: ${error instanceof Error ? error.message : String(error)}\n`);
@@ -157,6 +166,7 @@ if (speech)
     `  ${speech.name.padEnd(26)} load ${speech.loadMs.toFixed(0)} ms; ${speech.coldMsPerSecond.toFixed(1)} ms per second of speech cold, ${speech.cachedMsPerSecond.toFixed(3)} cached; 60 s WAV ${speech.wavColdMs.toFixed(0)}/${speech.wavCachedMs.toFixed(0)} ms cold/cached, MP3 ${speech.mp3Ms.toFixed(0)} ms`,
   );
 if (loadRun) console.log(loadRunLine(loadRun));
+if (capacity) console.log(capacityLine(capacity));
 // A ratio under target is reported, not fatal: on a noisy 2-core machine it can be the machine's doing.
 process.exitCode =
   crashed || results.some((r) => r.failed) || sustained?.failed || scenarios?.ok === false || loadRun?.failed

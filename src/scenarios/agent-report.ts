@@ -34,7 +34,7 @@ const ms = (value: number | null) => (value === null ? "-" : `${value} ms`);
 export function agentLine(id: string, m: AgentMetrics): string {
   const parts = [
     `${m.turns} turn${m.turns === 1 ? "" : "s"} (${m.answered} answered${m.unanswered > 0 ? `, ${m.unanswered} not` : ""}${m.late > 0 ? `, ${m.late} late` : ""})`,
-    `response p50 ${ms(m.responseMs.p50)} p95 ${ms(m.responseMs.p95)} max ${ms(m.responseMs.max)}`,
+    `response p50 ${ms(m.responseMs.p50)} p95 ${ms(m.responseMs.p95)} p99 ${ms(m.responseMs.p99)} max ${ms(m.responseMs.max)}`,
     `speaking ${ms(m.speakingMs)}`,
     `barge-ins ${m.bargeIns}${m.bargeInStopMs.max !== null ? ` (stop max ${ms(m.bargeInStopMs.max)})` : ""}`,
     `talk-over ${ms(m.talkOverMs)}`,

@@ -47,6 +47,36 @@ describe("scripted callers (personas)", () => {
     expect(timeline.filter((e) => e.kind === "party.cue")).toHaveLength(1);
   });
 
+  it("a caller waits for words matching a pattern: { pattern, flags } or a RegExp, case as the flags say", async () => {
+    const agent = await startRelayAgent({
+      answer: (prompt) => (prompt === "hello" ? "Please give me your Account ID now" : "Thank you"),
+    });
+    cleanups.push(() => agent.close());
+    const cued = async (said: unknown) =>
+      call(relay(agent.url()), {
+        hangupAfter: 20_000,
+        steps: [
+          { say: "hello", for: "500ms" },
+          { agent: { said: said as never }, after: "500ms", say: "one two three", for: "900ms" },
+          { hangup: true },
+        ],
+      });
+    const written = await cued({ pattern: "account (number|id)", flags: "i" });
+    expect(written.said("one two three")).toBeDefined();
+    expect(written.timeline.find((e) => e.kind === "party.cue")?.detail).toEqual({
+      said: { pattern: "account (number|id)", flags: "i" },
+    });
+    // A RegExp is kept as its pattern and flags (g dropped: it would make matching stateful).
+    const regexp = await cued(/account (number|id)/gi);
+    expect(regexp.said("one two three")?.at).toBe(written.said("one two three")!.at);
+    expect(regexp.timeline.find((e) => e.kind === "party.cue")?.detail).toEqual({
+      said: { pattern: "account (number|id)", flags: "i" },
+    });
+    // Without the i flag the case counts: "Account ID" does not match, and the caller waits on.
+    expect((await cued({ pattern: "account (number|id)" })).said("one two three")).toBeUndefined();
+    expect((await cued(/^account/i)).said("one two three")).toBeUndefined();
+  });
+
   it("words that never come: the caller waits on, and says nothing", async () => {
     const agent = await startRelayAgent({ answer: () => "How can I help" });
     cleanups.push(() => agent.close());
@@ -201,6 +231,16 @@ describe("scripted callers (personas)", () => {
     expect(() =>
       sandbox.calls.setParty(callee, { steps: [{ agent: { heard: "x" } as never, say: "x" }] }),
     ).toThrow(/or \{ mark: /);
+    expect(() =>
+      sandbox.calls.setParty(callee, {
+        steps: [{ agent: { said: { pattern: "account (number" } }, say: "x" }],
+      }),
+    ).toThrow(/said\.pattern is not a valid regular expression: .*account \(number/);
+    expect(() =>
+      sandbox.calls.setParty(callee, {
+        steps: [{ agent: { said: { pattern: "a", flags: "gi" } }, say: "x" }],
+      }),
+    ).toThrow(/said\.flags are i, m, s and u/);
     expect(() => sandbox.calls.setParty(callee, { steps: [{ press: "1", backchannel: true }] })).toThrow(
       /backchannel is for a say step/,
     );

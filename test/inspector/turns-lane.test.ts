@@ -1,4 +1,5 @@
 // The inspector's turns lane in Chromium: a media-stream agent of known latency and stop time, its turns shown live with their figures as text.
+import { fileURLToPath } from "node:url";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSandbox, type Sandbox } from "../../src/index.js";
@@ -7,6 +8,11 @@ import { seriousViolations } from "../support/axe.js";
 import { type LaunchedBrowser, launchBrowser, noBrowserReason } from "../support/browser.js";
 import { placeWithTwiml } from "../support/stream-world.js";
 import { randomThink, type StreamAgent, startStreamAgent } from "../support/voice-agent-apps.js";
+
+/** The docs' picture of the lane is written only when asked (scripts/screenshots.mjs), so a test run leaves the tree as it was. */
+const screenshotFile = process.env.VOICE_SANDBOX_SCREENSHOTS
+  ? fileURLToPath(new URL("../../docs/images/inspector-turns.png", import.meta.url))
+  : null;
 
 const callee = "+14155550123";
 const other = "+14155550124";
@@ -116,6 +122,15 @@ describe.skipIf(noBrowserReason !== null)(
       // The picture's marks say what they are, and the lane reads as text.
       expect(await lane(page).locator("svg title", { hasText: "turn 2: barge-in" }).count()).toBe(1);
       expect(await seriousViolations(page)).toEqual([]);
+      // The lane alone, as checked above: the picture in docs/inspector.md and docs/voice-agents.md.
+      if (screenshotFile) {
+        // Wide enough for the whole table: the page's column (1200 px at most) is let out for the picture only.
+        await page.setViewportSize({ width: 1360, height: 800 });
+        await page.evaluate(() => {
+          document.querySelector("main")!.style.maxWidth = "none";
+        });
+        await lane(page).screenshot({ path: screenshotFile });
+      }
       // On a narrow screen the table scrolls inside its own box, which the keyboard can reach.
       await page.setViewportSize({ width: 380, height: 800 });
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

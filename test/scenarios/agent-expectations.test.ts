@@ -40,9 +40,9 @@ const passing = `  agent:
     turns: 3
     answered: 3
     unanswered: 0
-    response_latency: { p50: 220ms, p95: "< 300ms", max: "<= 220ms" }
+    response_latency: { p50: 220ms, p95: "< 300ms", p99: "<= 220ms", max: "<= 220ms" }
     barge_ins: 1
-    barge_in_stop: { max: "< 150ms" }
+    barge_in_stop: { p99: 100ms, max: "< 150ms" }
     talk_over: { total: "<= 100ms", max: 100ms }
     speaking: ">= 1s"
     longest_silence: "< 2s"
@@ -75,8 +75,8 @@ describe("the agent expectation", () => {
     const first = runs[0]!;
     expect(first.agents?.c1?.metrics).toMatchObject({
       turns: 3,
-      responseMs: { p50: 220, p95: 220, max: 220 },
-      bargeInStopMs: { max: 100 },
+      responseMs: { p50: 220, p95: 220, p99: 220, max: 220 },
+      bargeInStopMs: { p99: 100, max: 100 },
       talkOverMs: 100,
     });
     expect(first.agents?.c1?.turns.map((t) => [t.startedAt, t.endedAt])).toEqual([
@@ -98,7 +98,7 @@ describe("the agent expectation", () => {
     expect(jsonReport(summary(runs[1]!))).toBe(jsonReport(summary(first)));
     expect(junitReport(summary(runs[1]!))).toBe(junitReport(summary(first)));
     expect(junitReport(summary(first))).toContain(
-      "agent c1: 3 turns (3 answered), response p50 220 ms p95 220 ms max 220 ms, speaking 1220 ms, barge-ins 1 (stop max 100 ms), talk-over 100 ms, longest silence 1020 ms",
+      "agent c1: 3 turns (3 answered), response p50 220 ms p95 220 ms p99 220 ms max 220 ms, speaking 1220 ms, barge-ins 1 (stop max 100 ms), talk-over 100 ms, longest silence 1020 ms",
     );
   });
 
@@ -106,8 +106,8 @@ describe("the agent expectation", () => {
     const result = await play(
       streamScenario(`  agent:
     call: c1
-    response_latency: { p95: "< 200ms" }
-    barge_in_stop: { max: "< 50ms" }
+    response_latency: { p95: "< 200ms", p99: "< 220ms" }
+    barge_in_stop: { p99: "< 100ms", max: "< 50ms" }
     silences: { longer_than: 500ms, count: 0 }
 `),
     );
@@ -116,6 +116,14 @@ describe("the agent expectation", () => {
       [
         "expect.agent.response_latency.p95",
         "call c1's agent: response latency p95 is 220 ms, expected < 200ms (per turn: 1: 220 ms, 2: 220 ms, 3: 220 ms)",
+      ],
+      [
+        "expect.agent.response_latency.p99",
+        "call c1's agent: response latency p99 is 220 ms, expected < 220ms (per turn: 1: 220 ms, 2: 220 ms, 3: 220 ms)",
+      ],
+      [
+        "expect.agent.barge_in_stop.p99",
+        "call c1's agent: barge-in stop p99 is 100 ms, expected < 100ms (per turn: 2: 100 ms)",
       ],
       [
         "expect.agent.barge_in_stop.max",
@@ -159,7 +167,7 @@ expect:
     const result = await createSandboxCore()
       .runScenario(
         streamScenario(`  agent:
-    response_latency: { p95: "soon" }
+    response_latency: { p99: "soon" }
 `),
         { apps: { agent: agent.url("") } },
       )

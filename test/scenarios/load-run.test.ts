@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LoadUsageError, loadJunitReport, parseScenario, runLoad } from "../../src/index.js";
 import { progressWriter } from "../../src/scenarios/load/cli.js";
+import { createLoadGates } from "../../src/scenarios/load/gates.js";
 import { formatLoadResult } from "../../src/scenarios/load/report.js";
 import { createSampler } from "../../src/scenarios/load/samples.js";
 import { cliArgs } from "../support/cli-process.js";
@@ -69,7 +70,7 @@ ${agent}
 
 /** Far from the agent's ~350 ms either way: always met. */
 const passing = `    turns: 1
-    response_latency: { p50: "< 10s", p95: "< 20s" }`;
+    response_latency: { p50: "< 10s", p95: "< 20s", p99: "< 30s" }`;
 
 let agent: StreamApp;
 let apps: Record<string, string>;
@@ -118,6 +119,7 @@ describe("runLoad", () => {
     expect(result.thresholds.map((t) => [t.path, t.passed])).toEqual([
       ["expect.agent.response_latency.p50", true],
       ["expect.agent.response_latency.p95", true],
+      ["expect.agent.response_latency.p99", true],
       ["expect.agent.turns", true],
     ]);
     const table = formatLoadResult(result);
@@ -147,6 +149,46 @@ describe("runLoad", () => {
     const junit = loadJunitReport(result);
     expect(junit).toContain('failures="2"');
     expect(junit).toContain("<failure message=");
+  });
+
+  it("holds p99 bounds against the whole run's turns: a p99 past its bound fails where p95 passes", () => {
+    const loaded = parseScenario(
+      scenarioText(
+        `    response_latency: { p95: "<= 95ms", p99: "< 99ms" }\n    barge_in_stop: { p99: "<= 99ms" }`,
+      ),
+      "load.yaml",
+    );
+    const gates = createLoadGates(loaded.scenario.expect?.agent);
+    // 100 calls of one turn each: latencies 1..100 ms, and a barge-in stopped as fast.
+    for (let ms = 1; ms <= 100; ms++)
+      gates.observe({
+        c1: [
+          {
+            n: 1,
+            by: "speech",
+            startedAt: 0,
+            endedAt: 500,
+            owed: true,
+            answered: true,
+            late: false,
+            responseMs: ms,
+            speakingMs: 400,
+            talkOverMs: 0,
+            bargeIn: { stopMs: ms, cut: true },
+            silencesMs: [],
+          },
+        ],
+      });
+    const results = gates.results(loaded);
+    expect(results.map((r) => [r.path, r.passed, r.actual])).toEqual([
+      ["expect.agent.response_latency.p95", true, 95],
+      ["expect.agent.response_latency.p99", false, 99],
+      ["expect.agent.barge_in_stop.p99", true, 99],
+    ]);
+    expect(results[1]!.message).toBe(
+      "the agents: response latency p99 over 100 values of 100 calls is 99 ms, expected < 99ms",
+    );
+    expect(results[1]!.where).toMatch(/^load\.yaml:\d+:\d+$/);
   });
 
   it("counts calls whose other expectations fail, and fails past --max-failures", async () => {

@@ -64,6 +64,23 @@ describe("scenario loader", () => {
     expect(problemsOf(`${header}timeout: -5\n`)).toContain("timeout: duration must be a non-negative number");
   });
 
+  it("a said pattern that is no regular expression is refused where it is written", () => {
+    const steps = (said: string) =>
+      `${header}steps:\n  - call: { id: c1, from: "+14155550123", to: "+14155550100" }\n  - speak: { call: c1, text: hi }\n    on: { agent: { said: ${said} } }\n`;
+    expect(problemsOf(steps('{ pattern: "account (number" }'))).toMatch(
+      /s\.yaml:7:\d+: steps\.1\.on\.agent\.said\.pattern: said\.pattern is not a valid regular expression: .*Unterminated group/,
+    );
+    expect(problemsOf(steps('{ pattern: "a", flags: gi }'))).toContain(
+      "steps.1.on.agent.said.flags: said.flags are i, m, s and u, each at most once",
+    );
+    expect(problemsOf(steps('{ regex: "a" }'))).toContain("steps.1.on");
+    expect(
+      parseScenario(steps('{ pattern: "account (number|id)", flags: i }')).scenario.steps[1]!.on,
+    ).toEqual({
+      agent: { said: { pattern: "account (number|id)", flags: "i" } },
+    });
+  });
+
   it("an unquoted phone number (YAML reads a number) gets a hint", () => {
     const message = problemsOf(`name: t\nnumbers:\n  - number: +14155550100\n`);
     expect(message).toContain("s.yaml:3:13: numbers.0.number: must be an E.164 number in quotes");

@@ -2,6 +2,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createSandboxCore, formatResult } from "../../src/index.js";
 import { type StreamApp, startStreamApp } from "../support/stream-app.js";
+import { startRelayAgent } from "../support/voice-agent-apps.js";
 
 const frame = Buffer.alloc(160, 0x10).toString("base64");
 
@@ -70,5 +71,41 @@ describe("persona scenarios", () => {
     const silence = Buffer.alloc(160, 0xff).toString("base64");
     expect(clean.some(([, payload]) => payload === silence)).toBe(true);
     expect(lossy.some(([, payload]) => payload === silence)).toBe(false);
+  });
+
+  it("a caller step waits for the agent's words to match a pattern, its flags as written", async () => {
+    const app = await startRelayAgent({
+      answer: (prompt) => (prompt === "hello" ? "Could I have your Account ID, please?" : "Thanks"),
+    });
+    apps.push(app);
+    const yaml = (said: string) => `name: the caller gives its account number when asked for it
+agent_turn_timeout: 1s
+apps: { agent: null }
+numbers:
+  - number: "+14155550100"
+    voice: <Response><Connect><ConversationRelay url="{apps.agent}/relay"/></Connect></Response>
+steps:
+  - call: { id: c1, from: "+14155550123", to: "+14155550100" }
+  - speak: { call: c1, text: hello }
+  - speak: { call: c1, text: four four one two }
+    on: { agent: { said: ${said} } }
+    after: 300ms
+  - hangup: { call: c1 }
+    after: 3s
+expect:
+  relays:
+    exactly:
+      - call: c1
+        prompts: [hello, four four one two]
+`;
+    const play = (said: string) =>
+      createSandboxCore().runScenario(yaml(said), { apps: { agent: app.url("") } });
+    const matched = await play('{ pattern: "account (number|id)", flags: i }');
+    expect(matched.status, formatResult(matched)).toBe("passed");
+    // Case counts without the i flag: the step never comes, and the expectation says so.
+    const unmatched = await play('{ pattern: "account (number|id)" }');
+    expect(unmatched.status).toBe("failed");
+    expect(unmatched.failures.map((f) => f.path)).toEqual(["steps.2.speak", "expect.relays.exactly.0"]);
+    expect(unmatched.failures[0]!.message).toContain("this caller step never happened");
   });
 });

@@ -66,6 +66,16 @@ describe.each(doorNames)("POST /__sandbox/scenarios (%s)", (door) => {
     expect(res.status).toBe(422);
     expect(res.text).toContain('<request body>:3:11: steps.0: Unrecognized key: \\"wiat\\"');
     expect((await post("")).status).toBe(422);
+    const badPattern = await post(
+      scenario("completed").replace(
+        "expect:",
+        '  - speak: { call: c1, text: hi }\n    on: { agent: { said: { pattern: "(unclosed" } } }\nexpect:',
+      ),
+    );
+    expect(badPattern.status).toBe(422);
+    expect(badPattern.text).toContain(
+      "steps.1.on.agent.said.pattern: said.pattern is not a valid regular expression",
+    );
     expect((await post(scenario("completed"), "?keep=maybe")).status).toBeGreaterThanOrEqual(400);
     expect(JSON.stringify(ctx.sandbox.snapshot())).toBe(before);
   });

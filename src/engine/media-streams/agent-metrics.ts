@@ -1,12 +1,13 @@
 // A call's conversation metrics from its turns: counts, response latency, barge-in stop time, talk-over, silences.
 import type { TurnRecord } from "./conversation.js";
 
-/** The smallest, middle, 95th-percentile and largest of some values (nearest rank), and how many there were. */
+/** The smallest, middle, 95th- and 99th-percentile and largest of some values (nearest rank), and how many there were. */
 export interface Spread {
   count: number;
   min: number | null;
   p50: number | null;
   p95: number | null;
+  p99: number | null;
   max: number | null;
 }
 
@@ -53,6 +54,7 @@ export function spreadOf(values: readonly number[]): Spread {
     min: sorted[0] ?? null,
     p50: percentile(sorted, 0.5),
     p95: percentile(sorted, 0.95),
+    p99: percentile(sorted, 0.99),
     max: sorted.at(-1) ?? null,
   };
 }

@@ -50,7 +50,7 @@ function boundsOf(entry: AgentExpectation, m: AgentMetrics, turns: readonly Turn
   ) => {
     const bounds = entry[key];
     if (!bounds) return;
-    for (const q of ["min", "p50", "p95", "max"] as const) {
+    for (const q of ["min", "p50", "p95", "p99", "max"] as const) {
       const bound = bounds[q];
       if (!bound) continue;
       out.push({

@@ -38,7 +38,7 @@ interface Percentile {
   path: string[];
   label: string;
   bound: Bound;
-  q: "min" | "p50" | "p95" | "max";
+  q: "min" | "p50" | "p95" | "p99" | "max";
   of: "response" | "stop";
 }
 
@@ -76,7 +76,7 @@ function entryGate(entry: AgentExpectation, base: string[], seed: number) {
     ["response_latency", "response", "response latency"],
     ["barge_in_stop", "stop", "barge-in stop"],
   ] as const) {
-    for (const q of ["min", "p50", "p95", "max"] as const) {
+    for (const q of ["min", "p50", "p95", "p99", "max"] as const) {
       const bound = entry[key]?.[q];
       if (bound) percentiles.push({ path: [key, q], label: `${label} ${q}`, bound, q, of });
     }

@@ -67,12 +67,13 @@ const boundOf = (kind: "duration" | "count") =>
 const durationBound = boundOf("duration");
 const countBound = boundOf("count");
 
-/** Bounds on a spread of durations over the turns: the smallest, the median, the 95th percentile, the largest. */
+/** Bounds on a spread of durations over the turns: the smallest, the median, the 95th and 99th percentiles, the largest. */
 const spreadBounds = (what: string) =>
   strictFields(what, {
     min: durationBound.optional(),
     p50: durationBound.optional(),
     p95: durationBound.optional(),
+    p99: durationBound.optional(),
     max: durationBound.optional(),
   });
 

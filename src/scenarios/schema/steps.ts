@@ -137,12 +137,12 @@ export const stepSchema = z
         ],
         {
           error:
-            'must be { verb: Gather, nth: 1 }, { agent: talking }, { agent: { said: "words" } } or { agent: { mark: name } }',
+            'must be { verb: Gather, nth: 1 }, { agent: talking }, { agent: { said: "words" } }, { agent: { said: { pattern: "regex", flags: i } } } or { agent: { mark: name } }',
         },
       )
       .optional()
       .describe(
-        "Caller steps: when the call starts this verb for the nth time; or, in its turn, when the <Connect> app next starts talking ({ agent: talking }: the caller cuts in), says words containing these ({ agent: { said: ... } }), or has this mark echoed ({ agent: { mark: ... } }); then after (default 1s).",
+        "Caller steps: when the call starts this verb for the nth time; or, in its turn, when the <Connect> app next starts talking ({ agent: talking }: the caller cuts in), says words containing these (any case) or matching a regular expression ({ agent: { said: ... } }, { agent: { said: { pattern, flags } } }), or has this mark echoed ({ agent: { mark: ... } }); then after (default 1s).",
       ),
     expect_error: stepErrorSchema
       .optional()
