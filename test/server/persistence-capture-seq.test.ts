@@ -61,7 +61,11 @@ describe("snapshots taken while journal batches are written", () => {
     const dir = mkdtempSync(join(tmpdir(), "vs-capture-"));
     const disk = gatedDisk();
     const sandbox = createSandboxCore({ clock: "virtual" });
-    const persistence = await openDataDir(sandbox, dir, { files: disk.files, snapshotEvery: 1, fsync: "always" });
+    const persistence = await openDataDir(sandbox, dir, {
+      files: disk.files,
+      snapshotEvery: 1,
+      fsync: "always",
+    });
     const handle = persistence.wrap(sandbox.handle);
     await createAccount(handle, "Before");
 
