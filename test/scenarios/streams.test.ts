@@ -310,7 +310,7 @@ describe("scenario files naming WebSocket apps: load errors", () => {
   it("the caller's agent cue is checked", () => {
     const yaml = `name: x\nnumbers:\n  - number: "+14155550100"\n    voice: <Response/>\nsteps:\n  - call: { id: c1, from: "+14155550123", to: "+14155550100" }\n  - speak: { call: c1, text: hi }\n    on: { agent: silent }\n`;
     expect(problems(yaml)).toMatch(
-      /steps\.1\.on: must be \{ verb: Gather, nth: 1 \}, \{ agent: talking \}, \{ agent: \{ said: "words" \} \} or \{ agent: \{ mark: name \} \}/,
+      /steps\.1\.on: must be \{ verb: Gather, nth: 1 \}, \{ agent: talking \}, \{ agent: \{ said: "words" \} \}, \{ agent: \{ said: \{ pattern: "regex", flags: i \} \} \} or \{ agent: \{ mark: name \} \}/,
     );
   });
 });
