@@ -99,6 +99,8 @@ describe.skipIf(noBrowserReason !== null)(
       expect(sandbox.store.phoneNumbers.findOne("number", number)!.voice_url).toBe(`${app}/voice`);
 
       await page.getByRole("button", { name: "Ring" }).click();
+      // The click returns before the page's request lands: the clock moves only once the second call exists.
+      await expect.poll(() => sandbox.store.calls.all().length, { timeout: 30_000 }).toBe(2);
       await sandbox.clock.advance(1000);
       await visible(page, "Welcome to the app");
     });
