@@ -24,13 +24,13 @@ export interface SandboxOptions {
   /** Webhook delivery: `timeoutMs` (15000), `maxAttempts` (3), `backoffMs` (1000), `logLimit` (10000), `concurrency` (64), `perHostConcurrency` (8), `maxQueuedPerHost` (10000), and a `fetch` of your own (default: the global one, so MSW sees deliveries). */
   webhooks?: WebhookOptions & { fetch?: typeof fetch };
   /**
-   * Carrier events kept (`GET /carrier/v1/events`): `maxCount` (default 100000) and `maxAgeMs` of sandbox
+   * Carrier events kept (`GET /carrier/v1/events`): `maxCount` (default 20000) and `maxAgeMs` of sandbox
    * time (default none); the oldest are dropped first.
    */
   events?: EventRetention;
   /**
    * Finished calls whose timeline, and what their parties heard, stay readable (`GET
-   * /__sandbox/calls/{sid}/timeline`, scenarios, the inspector). Default 10000; the oldest finished call's
+   * /__sandbox/calls/{sid}/timeline`, scenarios, the inspector). Default 1000; the oldest finished call's
    * are dropped first (its call record stays; 0 keeps none). Recordings still running hear a finished leg
    * whatever this is.
    */
@@ -49,7 +49,7 @@ export interface SandboxOptions {
   /**
    * Finished records kept: calls, messages, conferences, recordings, transcriptions and ledger entries, each
    * kind on its own, the oldest finished dropped first with what hangs on them (docs/limits.md). `maxCount`
-   * (default 100000 of each kind; 0 keeps none) and/or `maxAgeMs` of sandbox time (default none; it also
+   * (default 10000 of each kind; 0 keeps none) and/or `maxAgeMs` of sandbox time (default none; it also
    * drops carrier events that old unless `events.maxAgeMs` says otherwise); `false` keeps every record.
    */
   retain?: RecordRetention | false;

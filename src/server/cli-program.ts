@@ -3,7 +3,9 @@ import { randomBytes } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { Command, InvalidArgumentError, Option } from "commander";
 import type { Logger } from "pino";
-import { parseRetention } from "../engine/context/retention.js";
+import { defaultFinishedCallsKept } from "../engine/calls/call-registry.js";
+import { defaultEventRetention } from "../engine/context/events.js";
+import { defaultRecordRetention, parseRetention } from "../engine/context/retention.js";
 import { parseDuration } from "../engine/time/duration.js";
 import { FixtureError } from "../fixtures/load.js";
 import { defaultFixturesPath, version } from "../sandbox.js";
@@ -153,7 +155,7 @@ const serveCommand = program
       "how many carrier events GET /carrier/v1/events keeps, oldest dropped first",
     )
       .env("VOICE_SANDBOX_EVENT_LIMIT")
-      .default(100_000)
+      .default(defaultEventRetention.maxCount)
       .argParser(toCount(0)),
   )
   .addOption(
@@ -162,13 +164,13 @@ const serveCommand = program
       "how many finished calls keep their timeline and what their parties heard, oldest dropped first",
     )
       .env("VOICE_SANDBOX_CALL_TIMELINE_LIMIT")
-      .default(10_000)
+      .default(defaultFinishedCallsKept)
       .argParser(toCount(0)),
   )
   .addOption(
     new Option(
       "--retain <bounds>",
-      "finished calls, messages, conferences, recordings, transcriptions and ledger entries kept, each kind, oldest dropped first: a count (100000, the default), an age (7d), both (100000,7d), or all",
+      `finished calls, messages, conferences, recordings, transcriptions and ledger entries kept, each kind, oldest dropped first: a count (${defaultRecordRetention.maxCount}, the default), an age (7d), both (${defaultRecordRetention.maxCount},7d), or all`,
     )
       .env("VOICE_SANDBOX_RETAIN")
       .argParser(toRetention),

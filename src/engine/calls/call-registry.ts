@@ -184,7 +184,7 @@ export interface CallRegistry {
  * Finished calls whose runtime is kept by default, and alerts kept. Both used to be kept for good: every call
  * ever placed left its runtime (~1.9 KB: timeline, what was heard, the party's script) in memory.
  */
-export const defaultFinishedCallsKept = 10_000;
+export const defaultFinishedCallsKept = 1_000;
 export const alertsKept = 10_000;
 
 export function createCallRegistry(

@@ -31,7 +31,7 @@ export interface EngineContext {
 
 /** How many carrier events are kept, and for how long on the sandbox clock; the oldest go first. */
 export interface EventRetention {
-  /** At most this many events. Default 100000; 0 keeps none. */
+  /** At most this many events. Default 20000; 0 keeps none. */
   maxCount?: number;
   /** Events older than this many milliseconds of sandbox time are dropped. Default: no age limit. */
   maxAgeMs?: number;

@@ -5,7 +5,7 @@ import type { EngineContext } from "./context.js";
 /** Fields never shown in an event (secrets). */
 const secretFields = ["auth_token", "test_auth_token", "key"];
 
-export const defaultEventRetention = { maxCount: 100_000 } as const;
+export const defaultEventRetention = { maxCount: 20_000 } as const;
 
 /**
  * Rows are immutable values (a change stores a new row), so an event holds the row itself, not a copy:

@@ -9,7 +9,7 @@ import type { EngineContext, RecordRetention } from "./context.js";
  * What a server keeps unless told otherwise, and the library too: 100,000 finished records of each kind
  * (docs/limits.md has what that holds in memory). A test suite's sandboxes never come near it.
  */
-export const defaultRecordRetention = { maxCount: 100_000 } as const satisfies RecordRetention;
+export const defaultRecordRetention = { maxCount: 10_000 } as const satisfies RecordRetention;
 
 /** Records dropped per kind by one commit at most: the excess of a bound just lowered goes over many. */
 const dropsPerCommit = 64;
