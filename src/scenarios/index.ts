@@ -12,6 +12,9 @@ export {
   LoadUsageError,
   runLoad,
 } from "./load/run.js";
+export { LoadMergeError, type LoadMergeInput, mergeLoadResults } from "./load/merge.js";
+export type { LoadMergeData } from "./load/result.js";
+export { type LoadShard, type LoadShardInfo, parseLoadShard } from "./load/shard.js";
 export type { LoadSpread } from "./load/samples.js";
 export {
   type LoadedScenario,
