@@ -143,7 +143,8 @@ export function addScenarioCommands(program: Command): void {
       // `load` reads -o/--output wherever it is written, before the subcommand does; its env value is no merge's.
       const parent = command.parent;
       const output =
-        options.output ?? (parent?.getOptionValueSource("output") === "cli" ? parent.opts().output : undefined);
+        options.output ??
+        (parent?.getOptionValueSource("output") === "cli" ? parent.opts().output : undefined);
       process.exitCode = await loadMergeCommand(files, { output, junit: options.junit });
     });
 }

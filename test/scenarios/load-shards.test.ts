@@ -3,9 +3,12 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createIdGenerator } from "../../src/domain/ids.js";
+import { spreadOf } from "../../src/engine/media-streams/agent-metrics.js";
+import type { TurnRecord } from "../../src/engine/media-streams/conversation.js";
 import {
-  type LoadResult,
   LoadMergeError,
+  type LoadResult,
   LoadUsageError,
   loadJsonReport,
   mergeLoadResults,
@@ -13,9 +16,6 @@ import {
   parseScenario,
   runLoad,
 } from "../../src/index.js";
-import type { TurnRecord } from "../../src/engine/media-streams/conversation.js";
-import { spreadOf } from "../../src/engine/media-streams/agent-metrics.js";
-import { createIdGenerator } from "../../src/domain/ids.js";
 import { createLoadGates, gateResultsOf, mergeGateStates } from "../../src/scenarios/load/gates.js";
 import { createMetric, loadHdr, mergedSpread } from "../../src/scenarios/load/histograms.js";
 import { formatLoadResult } from "../../src/scenarios/load/report.js";
@@ -53,7 +53,13 @@ describe("--shard i/n", () => {
       [7, 10],
     ]);
     expect(blocks.every((b) => b.totalCalls === 10 && b.count === 3)).toBe(true);
-    expect(shardBlock(4, undefined)).toEqual({ index: 1, count: 1, firstCall: 1, lastCall: 4, totalCalls: 4 });
+    expect(shardBlock(4, undefined)).toEqual({
+      index: 1,
+      count: 1,
+      firstCall: 1,
+      lastCall: 4,
+      totalCalls: 4,
+    });
     expect(shardBlock(3, { index: 3, count: 3 })).toMatchObject({ firstCall: 3, lastCall: 3 });
     expect(parseLoadShard(" 2/3 ")).toEqual({ index: 2, count: 3 });
   });
@@ -81,30 +87,33 @@ describe("--shard i/n", () => {
   });
 
   it("plays only its block, each call with the number and seed it has in the whole run", async () => {
+    // Every call fails its status expectation, so the failed calls list each call's number and call sid.
     const text = scenarioText(passing).replace("status: completed", "status: busy");
-    let before = agent.connections.length;
-    const whole = await runLoad(parseScenario(text), { calls: 5, concurrency: 1, apps, seed: 40 });
-    const wholeSids = callSidsSince(before);
-    expect(new Set(wholeSids).size).toBe(5);
-    before = agent.connections.length;
+    const whole = await runLoad(parseScenario(text), { calls: 4, apps, seed: 40 });
+    expect(whole.failures.map((f) => f.call)).toEqual([1, 2, 3, 4]);
+    const sidOf = new Map(whole.failures.map((f) => [f.call, f.sid]));
+    expect(new Set(sidOf.values()).size).toBe(4);
+    const before = agent.connections.length;
     const second = await runLoad(parseScenario(text), {
-      calls: 5,
-      concurrency: 1,
+      calls: 4,
+      concurrency: 2,
       apps,
       seed: 40,
       shard: { index: 2, count: 2 },
     });
-    // Shard 2 of 2 of 5 calls plays calls 3, 4 and 5: the same calls (same sids) as the whole run's.
-    expect(callSidsSince(before)).toEqual(wholeSids.slice(2));
+    // Shard 2 of 2 of 4 calls plays calls 3 and 4: the same calls (the same sids) as the whole run's.
     expect(second).toMatchObject({
-      calls: 3,
-      failedCalls: 3,
-      shard: { index: 2, count: 2, firstCall: 3, lastCall: 5, totalCalls: 5 },
+      calls: 2,
+      concurrency: 2,
+      failedCalls: 2,
+      shard: { index: 2, count: 2, firstCall: 3, lastCall: 4, totalCalls: 4 },
     });
-    expect(second.failures.map((f) => f.call)).toEqual([3, 4, 5]);
-    expect(second.failures.map((f) => f.sid)).toEqual(whole.failures.slice(2).map((f) => f.sid));
-    expect(formatLoadResult(second).split("\n")[0]).toContain("3 calls (shard 2/2: calls 3-5 of 5)");
-    expect(formatLoadResult(whole).split("\n")[0]).toMatch(/: 5 calls, 1 at once, /);
+    expect(second.failures.map((f) => [f.call, f.sid])).toEqual([3, 4].map((n) => [n, sidOf.get(n)]));
+    expect(new Set(callSidsSince(before))).toEqual(new Set([3, 4].map((n) => sidOf.get(n))));
+    expect(formatLoadResult(second).split("\n")[0]).toContain(
+      "2 calls (shard 2/2: calls 3-4 of 4), 2 at once",
+    );
+    expect(formatLoadResult(whole).split("\n")[0]).toMatch(/: 4 calls, 4 at once, /);
   });
 });
 
@@ -115,7 +124,7 @@ describe("mergeable figures", () => {
     // Latencies up to 60 s: whole ms under 32,768 have buckets of their own, above that 4 significant digits.
     const values = Array.from({ length: 3000 }, () => Math.floor(ids.random() ** 3 * 60_000));
     const shards = [0, 1, 2].map(() => createMetric(h, 1));
-    values.forEach((v, i) => shards[Math.floor((i * 3) / values.length)]!.add(v));
+    for (const [i, v] of values.entries()) shards[Math.floor((i * 3) / values.length)]!.add(v);
     const merged = mergedSpread(
       h,
       shards.map((s) => s.mergeable()),
@@ -139,7 +148,10 @@ describe("mergeable figures", () => {
 
   it("holds the thresholds again against the figures together, not each shard's verdict", async () => {
     const h = await loadHdr();
-    const loaded = parseScenario(scenarioText(`    response_latency: { p50: "< 500ms" }\n    turns: 2`), "load.yaml");
+    const loaded = parseScenario(
+      scenarioText(`    response_latency: { p50: "< 500ms" }\n    turns: 2`),
+      "load.yaml",
+    );
     const agentThresholds = loaded.scenario.expect?.agent;
     const turn = (ms: number): TurnRecord => ({
       n: 1,
@@ -182,7 +194,13 @@ describe("mergeable figures", () => {
     );
     expect(shards.map((s) => s.passed)).toEqual([true, true]);
     const merged = await mergeLoadResults(shards.map((s, i) => ({ result: asWritten(s), label: `s${i}` })));
-    expect(merged).toMatchObject({ passed: false, calls: 2, failedCalls: 2, maxFailures: 1, mergedShards: 2 });
+    expect(merged).toMatchObject({
+      passed: false,
+      calls: 2,
+      failedCalls: 2,
+      maxFailures: 1,
+      mergedShards: 2,
+    });
     expect(merged.failures.map((f) => f.call)).toEqual([1, 2]);
     expect(formatLoadResult(merged)).toContain("failed calls (2, at most 1 allowed):");
   });
@@ -210,12 +228,51 @@ describe("mergeLoadResults refuses what is not every shard of one run", () => {
   });
 
   it.each([
-    ["another scenario", () => [["a.json", shard1], ["b.json", otherScenario]], "b.json is a run of another scenario than a.json"],
-    ["a shard twice", () => [["a.json", shard1], ["again.json", shard1]], "again.json and a.json are both shard 1/2: their calls overlap"],
-    ["a missing shard", () => [["a.json", shard1]], "shard 2/2 (calls 2-2) missing: merge the results of all 2 shards"],
-    ["a run's other options", () => [["a.json", shard1], ["b.json", { ...(shard2 as object), maxFailures: 3 }]], "b.json is a shard of another run than a.json (--max-failures 3 where a.json has 0)"],
-    ["a file that is no load result", () => [["a.json", shard1], ["b.json", { name: "x" }]], "b.json: not the JSON result of a load run"],
-    ["a histogram that does not read", () => [["a.json", shard1], ["b.json", withBadHistogram(shard2)]], "a shard's figures do not read"],
+    [
+      "another scenario",
+      () => [
+        ["a.json", shard1],
+        ["b.json", otherScenario],
+      ],
+      "b.json is a run of another scenario than a.json",
+    ],
+    [
+      "a shard twice",
+      () => [
+        ["a.json", shard1],
+        ["again.json", shard1],
+      ],
+      "again.json and a.json are both shard 1/2: their calls overlap",
+    ],
+    [
+      "a missing shard",
+      () => [["a.json", shard1]],
+      "shard 2/2 (calls 2-2) missing: merge the results of all 2 shards",
+    ],
+    [
+      "a run's other options",
+      () => [
+        ["a.json", shard1],
+        ["b.json", { ...(shard2 as object), maxFailures: 3 }],
+      ],
+      "b.json is a shard of another run than a.json (--max-failures 3 where a.json has 0)",
+    ],
+    [
+      "a file that is no load result",
+      () => [
+        ["a.json", shard1],
+        ["b.json", { name: "x" }],
+      ],
+      "b.json: not the JSON result of a load run",
+    ],
+    [
+      "a histogram that does not read",
+      () => [
+        ["a.json", shard1],
+        ["b.json", withBadHistogram(shard2)],
+      ],
+      "a shard's figures do not read",
+    ],
     ["nothing", () => [], "no results to merge"],
   ] as [string, () => [string, unknown][], string][])("%s", async (_, inputs, message) => {
     const merge = merging(...inputs());
@@ -272,11 +329,14 @@ describe("voice-sandbox load --shard and load merge", () => {
     [["--shard", "4/3"], {}, "shard must be from 1/3 to 3/3"],
     [[], { VOICE_SANDBOX_LOAD_SHARD: "a/b" }, "--shard must be i/n"],
     [["--shard", "3/3"], {}, "3 shards are more than the run's 2 calls"],
-  ] as [string[], Record<string, string>, string][])("%j %j is a usage error (exit code 2)", async (args, env, message) => {
-    const ran = await runCli(["load", file, "--calls", "2", "--app", `agent=${apps.agent}`, ...args], env);
-    expect(ran.code).toBe(2);
-    expect(ran.stderr).toContain(message);
-  });
+  ] as [string[], Record<string, string>, string][])(
+    "%j %j is a usage error (exit code 2)",
+    async (args, env, message) => {
+      const ran = await runCli(["load", file, "--calls", "2", "--app", `agent=${apps.agent}`, ...args], env);
+      expect(ran.code).toBe(2);
+      expect(ran.stderr).toContain(message);
+    },
+  );
 
   it("exits 2 for files that are not every shard's result", async () => {
     const notJson = join(dir, "not.json");

@@ -17,7 +17,14 @@ const spread = z.object({
   sampled: count,
 });
 
-const metricKeys = ["responseMs", "bargeInStopMs", "talkOverMs", "longestSilenceMs", "silenceMs", "turns"] as const;
+const metricKeys = [
+  "responseMs",
+  "bargeInStopMs",
+  "talkOverMs",
+  "longestSilenceMs",
+  "silenceMs",
+  "turns",
+] as const;
 
 const worst = z.object({ value: z.number(), call: z.number().int().min(1) }).nullable();
 
@@ -40,7 +47,9 @@ export const loadResultInput = z.object({
   failedCalls: count,
   erroredCalls: count,
   maxFailures: count,
-  failures: z.array(z.object({ call: z.number().int().min(1), sid: z.string().nullable(), message: z.string() })),
+  failures: z.array(
+    z.object({ call: z.number().int().min(1), sid: z.string().nullable(), message: z.string() }),
+  ),
   counts: z.object({
     turns: count,
     answered: count,
@@ -50,10 +59,12 @@ export const loadResultInput = z.object({
     lateFrames: count,
     droppedFrames: count,
   }),
-  metrics: z.object(Object.fromEntries(metricKeys.map((k) => [k, spread])) as Record<
-    (typeof metricKeys)[number],
-    typeof spread
-  >),
+  metrics: z.object(
+    Object.fromEntries(metricKeys.map((k) => [k, spread])) as Record<
+      (typeof metricKeys)[number],
+      typeof spread
+    >,
+  ),
   thresholds: z.array(z.object({ path: z.string(), where: z.string().nullable() }).loose()),
   shard: z.object({
     index: z.number().int().min(1),

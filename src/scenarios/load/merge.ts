@@ -53,8 +53,7 @@ function checkShards(inputs: { label: string; result: LoadResultInput }[]) {
     const differs = [
       r.shard.totalCalls !== f.shard.totalCalls &&
         `--calls ${r.shard.totalCalls} where ${first.label} has ${f.shard.totalCalls}`,
-      r.shard.count !== f.shard.count &&
-        `${r.shard.count} shards where ${first.label} has ${f.shard.count}`,
+      r.shard.count !== f.shard.count && `${r.shard.count} shards where ${first.label} has ${f.shard.count}`,
       r.mergeable.seed !== f.mergeable.seed &&
         `seed ${r.mergeable.seed} where ${first.label} has ${f.mergeable.seed}`,
       r.maxFailures !== f.maxFailures &&
@@ -125,7 +124,9 @@ function mergedData(h: Hdr, results: readonly LoadResultInput[]): LoadMergeData 
  * first failed calls in call order, the scenario's thresholds held again against the figures together, the
  * wall time the longest shard's. Throws LoadMergeError for inputs that are not the shards of one run.
  */
-export async function mergeLoadResults(inputs: readonly (LoadMergeInput | LoadResult)[]): Promise<LoadResult> {
+export async function mergeLoadResults(
+  inputs: readonly (LoadMergeInput | LoadResult)[],
+): Promise<LoadResult> {
   const labelled = inputs.map((input, i) =>
     typeof input === "object" && input !== null && "label" in input && "result" in input
       ? (input as LoadMergeInput)
@@ -139,7 +140,9 @@ export async function mergeLoadResults(inputs: readonly (LoadMergeInput | LoadRe
     mergeable = mergedData(h, results);
   } catch (error) {
     if (error instanceof LoadMergeError) throw error;
-    throw new LoadMergeError(`a shard's figures do not read (${(error as Error).message}): write each shard's result anew`);
+    throw new LoadMergeError(
+      `a shard's figures do not read (${(error as Error).message}): write each shard's result anew`,
+    );
   }
   const f = results[0]!;
   const positions = new Map(results.flatMap((r) => r.thresholds.map((t) => [t.path, t.where] as const)));
@@ -176,6 +179,7 @@ export async function mergeLoadResults(inputs: readonly (LoadMergeInput | LoadRe
     callsPerSecond: wallMs > 0 ? Math.round((calls / wallMs) * 1000 * 100) / 100 : 0,
   };
   merged.passed =
-    merged.thresholds.every((t) => t.passed) && merged.failedCalls + merged.erroredCalls <= merged.maxFailures;
+    merged.thresholds.every((t) => t.passed) &&
+    merged.failedCalls + merged.erroredCalls <= merged.maxFailures;
   return merged;
 }

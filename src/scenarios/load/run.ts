@@ -10,13 +10,19 @@ import type { PlayedSandbox } from "../played-sandbox.js";
 import { playInFreshSandbox } from "../run-files.js";
 import { whereIn } from "./gates.js";
 import { loadHdr } from "./histograms.js";
-import { type LoadMergeData, type LoadMetrics, type LoadProgress, type LoadResult, loadMergeFormat } from "./result.js";
+import {
+  type LoadMergeData,
+  type LoadMetrics,
+  type LoadProgress,
+  type LoadResult,
+  loadMergeFormat,
+} from "./result.js";
 import { type LoadShard, shardBlock } from "./shard.js";
 import { createLoadTally, type LoadTally } from "./tally.js";
 import { LoadUsageError } from "./usage-error.js";
 
-export { maxFailuresShown } from "./tally.js";
 export type { LoadMetrics, LoadProgress, LoadResult } from "./result.js";
+export { maxFailuresShown } from "./tally.js";
 export { LoadUsageError };
 
 export interface LoadOptions {
@@ -100,7 +106,9 @@ function scenarioDigest(loaded: LoadedScenario): string {
 /** The figures, thresholds and verdict of the run once its calls are done. */
 function finish(result: LoadResult, tally: LoadTally, loaded: LoadedScenario, seed: number | string) {
   const metricKeys = Object.keys(tally.metrics) as (keyof LoadMetrics)[];
-  result.metrics = Object.fromEntries(metricKeys.map((k) => [k, tally.metrics[k].spread()])) as LoadMetrics;
+  result.metrics = Object.fromEntries(
+    metricKeys.map((k) => [k, tally.metrics[k].spread()]),
+  ) as unknown as LoadMetrics;
   result.failures.sort((a, b) => a.call - b.call);
   result.thresholds = tally.gates.results(whereIn(loaded));
   result.passed =
