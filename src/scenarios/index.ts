@@ -3,7 +3,9 @@ export type { ReporterName } from "./cli-run.js";
 export { loadScenario, type ScenarioSource } from "./input.js";
 export { scenarioJsonSchema } from "./json-schema.js";
 export type { GateResult } from "./load/gates.js";
+export { LoadMergeError, type LoadMergeInput, mergeLoadResults } from "./load/merge.js";
 export { formatLoadResult, formatLoadTable, loadJsonReport, loadJunitReport } from "./load/report.js";
+export type { LoadMergeData } from "./load/result.js";
 export {
   type LoadMetrics,
   type LoadOptions,
@@ -13,6 +15,7 @@ export {
   runLoad,
 } from "./load/run.js";
 export type { LoadSpread } from "./load/samples.js";
+export { type LoadShard, type LoadShardInfo, parseLoadShard } from "./load/shard.js";
 export {
   type LoadedScenario,
   loadScenarioFile,

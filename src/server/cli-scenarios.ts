@@ -93,7 +93,7 @@ export function addScenarioCommands(program: Command): void {
       process.exitCode = await runCommand(files, { ...options, ...shared, seed: seedOf(options.seed) });
     });
 
-  sharedOptions(
+  const load = sharedOptions(
     program
       .command("load")
       .description(
@@ -113,6 +113,12 @@ export function addScenarioCommands(program: Command): void {
       ).env("VOICE_SANDBOX_LOAD_CONCURRENCY"),
     )
     .option("--max-failures <count>", "calls whose other expectations fail that the run allows (default 0)")
+    .addOption(
+      new Option(
+        "--shard <i/n>",
+        "play only shard i of n: the i-th of n consecutive blocks of the calls, each call with the number and seed it has in the whole run (merge the shards' JSON results with `load merge`)",
+      ).env("VOICE_SANDBOX_LOAD_SHARD"),
+    )
     .action(async (file: string, options) => {
       const { loadCommand } = await import("../scenarios/load/cli.js");
       const shared = await readShared("load", options);
@@ -122,5 +128,23 @@ export function addScenarioCommands(program: Command): void {
         return;
       }
       process.exitCode = await loadCommand(file, { ...options, ...shared, seed: seedOf(options.seed) });
+    });
+
+  load
+    .command("merge")
+    .description(
+      "Merge the JSON results of a sharded load run's shards (--shard i/n, --reporter json) into the run's report: the same table, the thresholds held against the figures together. Exit code: 0 passed, 1 a threshold or too many calls failed, 2 files that are not every shard of one run.",
+    )
+    .argument("<files...>", "each shard's JSON result, in any order")
+    .option("-o, --output <file>", "write the merged result as JSON to this file")
+    .option("--junit <file>", "write the merged result as JUnit XML to this file")
+    .action(async (files: string[], options: { output?: string; junit?: string }, command: Command) => {
+      const { loadMergeCommand } = await import("../scenarios/load/merge-cli.js");
+      // `load` reads -o/--output wherever it is written, before the subcommand does; its env value is no merge's.
+      const parent = command.parent;
+      const output =
+        options.output ??
+        (parent?.getOptionValueSource("output") === "cli" ? parent.opts().output : undefined);
+      process.exitCode = await loadMergeCommand(files, { output, junit: options.junit });
     });
 }

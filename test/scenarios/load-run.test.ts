@@ -1,5 +1,4 @@
 // Load runs: many concurrent calls of a scenario on the real clock against a live agent, the run's percentiles and thresholds.
-import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -7,66 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LoadUsageError, loadJunitReport, parseScenario, runLoad } from "../../src/index.js";
 import { progressWriter } from "../../src/scenarios/load/cli.js";
 import { createLoadGates } from "../../src/scenarios/load/gates.js";
+import { loadHdr } from "../../src/scenarios/load/histograms.js";
 import { formatLoadResult } from "../../src/scenarios/load/report.js";
 import { createSampler } from "../../src/scenarios/load/samples.js";
-import { cliArgs } from "../support/cli-process.js";
-import { type StreamApp, type StreamConnection, startStreamApp } from "../support/stream-app.js";
-
-/** The command line from source, as a child process (the agent keeps answering in this one meanwhile). */
-function runCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [...cliArgs, ...args], { timeout: 60_000 }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
-
-const silence = Buffer.alloc(160, 0xff).toString("base64");
-const voice = Buffer.alloc(160, 0x10).toString("base64");
-/** The agent's known latency: 15 silence frames (300 ms) end the caller's turn, then 50 ms of thought. */
-const thinkMs = 50;
-
-/** A media-stream agent that answers each turn with 400 ms of audio and a mark. */
-async function startAgent(): Promise<StreamApp> {
-  const state = new Map<StreamConnection, { heard: boolean; quiet: number; streamSid: string }>();
-  return startStreamApp((message, connection) => {
-    const s = state.get(connection) ?? { heard: false, quiet: 0, streamSid: "" };
-    state.set(connection, s);
-    if (message.event === "start") s.streamSid = message.streamSid;
-    if (message.event !== "media") return;
-    if (message.media.payload !== silence) {
-      s.heard = true;
-      s.quiet = 0;
-      return;
-    }
-    if (!s.heard || ++s.quiet < 15) return;
-    s.heard = false;
-    const streamSid = s.streamSid;
-    setTimeout(() => {
-      if (connection.socket.readyState !== connection.socket.OPEN) return;
-      for (let i = 0; i < 20; i++) connection.send({ event: "media", streamSid, media: { payload: voice } });
-      connection.send({ event: "mark", streamSid, mark: { name: "answered" } });
-    }, thinkMs);
-  });
-}
-
-/** One inbound call, one turn, then the caller hangs up; `agent` holds the thresholds. */
-const scenarioText = (agent: string) => `
-name: one turn with the agent
-apps: { agent: null }
-numbers:
-  - number: "+14155550100"
-    voice: <Response><Connect><Stream url="{apps.agent}/media"/></Connect></Response>
-steps:
-  - call: { id: c1, from: "+14155550123", to: "+14155550100" }
-  - speak: { call: c1, text: hello there }
-  - hangup: { call: c1 }
-    after: 2s
-expect:
-  calls: { c1: { status: completed } }
-  agent:
-${agent}
-`;
+import { runCli, scenarioText, startAgent, thinkMs } from "../support/load-agent.js";
+import type { StreamApp } from "../support/stream-app.js";
 
 /** Far from the agent's ~350 ms either way: always met. */
 const passing = `    turns: 1
@@ -151,14 +95,14 @@ describe("runLoad", () => {
     expect(junit).toContain("<failure message=");
   });
 
-  it("holds p99 bounds against the whole run's turns: a p99 past its bound fails where p95 passes", () => {
+  it("holds p99 bounds against the whole run's turns: a p99 past its bound fails where p95 passes", async () => {
     const loaded = parseScenario(
       scenarioText(
         `    response_latency: { p95: "<= 95ms", p99: "< 99ms" }\n    barge_in_stop: { p99: "<= 99ms" }`,
       ),
       "load.yaml",
     );
-    const gates = createLoadGates(loaded.scenario.expect?.agent);
+    const gates = createLoadGates(loaded.scenario.expect?.agent, await loadHdr());
     // 100 calls of one turn each: latencies 1..100 ms, and a barge-in stopped as fast.
     for (let ms = 1; ms <= 100; ms++)
       gates.observe({

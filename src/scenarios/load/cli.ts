@@ -3,12 +3,15 @@ import { existsSync, writeFileSync } from "node:fs";
 import { ScenarioLoadError } from "../load.js";
 import { formatLoadResult, loadJsonReport, loadJunitReport } from "./report.js";
 import { type LoadProgress, LoadUsageError, runLoad } from "./run.js";
+import { parseLoadShard } from "./shard.js";
 
 export interface LoadCommandOptions {
   /** As typed: checked here, so a bad value is a usage error (exit code 2). */
   calls?: string | undefined;
   concurrency?: string | undefined;
   maxFailures?: string | undefined;
+  /** `i/n`: play shard i of n of the run's calls. */
+  shard?: string | undefined;
   target?: string | undefined;
   apps?: Record<string, string> | undefined;
   seed?: number | string | undefined;
@@ -68,6 +71,7 @@ export async function loadCommand(file: string, options: LoadCommandOptions): Pr
       calls,
       concurrency: count("concurrency", options.concurrency, undefined, 1),
       maxFailures: count("max-failures", options.maxFailures, 0, 0),
+      shard: options.shard === undefined ? undefined : parseLoadShard(options.shard),
       target: options.target,
       apps: options.apps,
       seed: options.seed,

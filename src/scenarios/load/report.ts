@@ -32,11 +32,20 @@ export function formatLoadTable(result: LoadResult): string {
   return [line(header), ...body.map(line)].join("\n");
 }
 
+/** Which part of a sharded run the result is, or how many shards it was merged from; nothing for a whole run. */
+function partOf(result: LoadResult): string {
+  const shard = result.shard;
+  const merged = result.mergedShards;
+  if (merged !== undefined) return ` (${merged} shard${merged === 1 ? "" : "s"} merged)`;
+  if (!shard || shard.count === 1) return "";
+  return ` (shard ${shard.index}/${shard.count}: calls ${shard.firstCall}-${shard.lastCall} of ${shard.totalCalls})`;
+}
+
 /** The whole report for the terminal: what ran, the table, the counts, the thresholds, the failures, the verdict. */
 export function formatLoadResult(result: LoadResult): string {
   const c = result.counts;
   const out = [
-    `load ${result.name} (${result.file}): ${result.calls} calls, ${result.concurrency} at once, ${(result.wallMs / 1000).toFixed(1)} s (${result.callsPerSecond} calls/s)`,
+    `load ${result.name} (${result.file}): ${result.calls} calls${partOf(result)}, ${result.concurrency} at once, ${(result.wallMs / 1000).toFixed(1)} s (${result.callsPerSecond} calls/s)`,
     "",
     formatLoadTable(result),
     "",

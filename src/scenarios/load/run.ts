@@ -1,4 +1,5 @@
 // A load run: many concurrent plays of one scenario on the real clock, each in a sandbox of its own, summed up in bounded figures.
+import { createHash } from "node:crypto";
 import { maxAgentTurnTimeoutMs } from "../../engine/media-streams/agent-turns.js";
 import { startStopwatch } from "../../engine/time/clock.js";
 import { parseDuration } from "../../engine/time/duration.js";
@@ -6,21 +7,23 @@ import type { SandboxOptions } from "../../sandbox-options.js";
 import { resolveApps } from "../apps.js";
 import { type LoadedScenario, loadScenarioFile, parseScenario } from "../load.js";
 import type { PlayedSandbox } from "../played-sandbox.js";
-import type { ScenarioResult } from "../result.js";
 import { playInFreshSandbox } from "../run-files.js";
-import { createLoadGates, type GateResult, type PlayedTurns } from "./gates.js";
-import { createSampler, type LoadSpread } from "./samples.js";
+import { whereIn } from "./gates.js";
+import { loadHdr } from "./histograms.js";
+import {
+  type LoadMergeData,
+  type LoadMetrics,
+  type LoadProgress,
+  type LoadResult,
+  loadMergeFormat,
+} from "./result.js";
+import { type LoadShard, shardBlock } from "./shard.js";
+import { createLoadTally, type LoadTally } from "./tally.js";
+import { LoadUsageError } from "./usage-error.js";
 
-/** The most failed calls a load run's result describes; the others are only counted. */
-export const maxFailuresShown = 20;
-
-/** Bad options or a scenario that cannot be played as a load (the CLI's exit code 2). */
-export class LoadUsageError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "LoadUsageError";
-  }
-}
+export type { LoadMetrics, LoadProgress, LoadResult } from "./result.js";
+export { maxFailuresShown } from "./tally.js";
+export { LoadUsageError };
 
 export interface LoadOptions {
   /** How many calls (plays of the scenario) to place in all. */
@@ -39,62 +42,13 @@ export interface LoadOptions {
   maxFailures?: number | undefined;
   /** Options of every play's sandbox (fixtures, carrier key...); the clock is always real. */
   sandbox?: SandboxOptions | undefined;
+  /**
+   * Play one shard of the run: its `calls` cut into `count` consecutive blocks, and only block `index`
+   * (1-based) played, each call with the number and seed it has in the whole run (default: the whole run).
+   */
+  shard?: LoadShard | undefined;
   /** Called as each call ends. */
   onProgress?: ((progress: LoadProgress) => void) | undefined;
-}
-
-export interface LoadProgress {
-  total: number;
-  done: number;
-  running: number;
-  failed: number;
-  elapsedMs: number;
-}
-
-/** The figures of a load run, each a spread over its values (turns, calls or barge-ins). */
-export interface LoadMetrics {
-  /** Per turn answered: the end of the caller's turn to the agent's first audio or words. */
-  responseMs: LoadSpread;
-  /** Per barge-in the agent stopped for: the caller starting over it to its audio stopping. */
-  bargeInStopMs: LoadSpread;
-  /** Per call: how long caller and agent sounded at once. */
-  talkOverMs: LoadSpread;
-  /** Per call: the longest silence. */
-  longestSilenceMs: LoadSpread;
-  /** Per silence: how long neither sounded. */
-  silenceMs: LoadSpread;
-  /** Per call: the caller's turns. */
-  turns: LoadSpread;
-}
-
-export interface LoadResult {
-  name: string;
-  file: string;
-  passed: boolean;
-  calls: number;
-  concurrency: number;
-  /** Calls whose play passed, failed (another expectation did not hold) or did not finish (error). */
-  passedCalls: number;
-  failedCalls: number;
-  erroredCalls: number;
-  maxFailures: number;
-  /** The first failed calls to end (at most 20), in call order: which (1-based), its sid, and why. */
-  failures: { call: number; sid: string | null; message: string }[];
-  counts: {
-    turns: number;
-    answered: number;
-    unanswered: number;
-    late: number;
-    bargeIns: number;
-    /** Media frames that left more than a frame's time late, and frames dropped for an app too slow to read. */
-    lateFrames: number;
-    droppedFrames: number;
-  };
-  metrics: LoadMetrics;
-  thresholds: GateResult[];
-  wallMs: number;
-  /** Calls ended per second of the run. */
-  callsPerSecond: number;
 }
 
 /** The options checked: positive whole numbers, concurrency at most the calls. */
@@ -138,32 +92,52 @@ function withoutAgentExpectations(loaded: LoadedScenario): LoadedScenario {
   return { ...loaded, scenario: { ...loaded.scenario, expect: rest } };
 }
 
-/** Frames counted in the `stream.ended` entries of the play's calls. */
-function frameCounts(core: PlayedSandbox, sids: readonly string[]): { late: number; dropped: number } {
-  let late = 0;
-  let dropped = 0;
-  for (const sid of sids)
-    for (const e of core.calls.timeline(sid))
-      if (e.kind === "stream.ended") {
-        late += Number(e.detail.lateFrames ?? 0);
-        dropped += Number(e.detail.droppedFrames ?? 0);
-      }
-  return { late, dropped };
-}
-
 /** Reads a scenario for a load run: a file path, YAML text (with a newline) or a loaded scenario. */
 function loadFor(scenario: string | LoadedScenario): LoadedScenario {
   if (typeof scenario !== "string") return scenario;
   return scenario.includes("\n") ? parseScenario(scenario) : loadScenarioFile(scenario);
 }
 
+/** SHA-256 of the scenario as it loaded (its parsed value), the same wherever the same file is read. */
+function scenarioDigest(loaded: LoadedScenario): string {
+  return createHash("sha256").update(JSON.stringify(loaded.scenario)).digest("hex");
+}
+
+/** The figures, thresholds and verdict of the run once its calls are done. */
+function finish(result: LoadResult, tally: LoadTally, loaded: LoadedScenario, seed: number | string) {
+  const metricKeys = Object.keys(tally.metrics) as (keyof LoadMetrics)[];
+  result.metrics = Object.fromEntries(
+    metricKeys.map((k) => [k, tally.metrics[k].spread()]),
+  ) as unknown as LoadMetrics;
+  result.failures.sort((a, b) => a.call - b.call);
+  result.thresholds = tally.gates.results(whereIn(loaded));
+  result.passed =
+    result.thresholds.every((t) => t.passed) &&
+    result.failedCalls + result.erroredCalls <= result.maxFailures;
+  const mergeable: LoadMergeData = {
+    format: loadMergeFormat,
+    scenario: scenarioDigest(loaded),
+    seed,
+    agent: loaded.scenario.expect?.agent ?? null,
+    metrics: Object.fromEntries(
+      metricKeys.map((k) => [k, tally.metrics[k].mergeable()]),
+    ) as LoadMergeData["metrics"],
+    gates: tally.gates.state(),
+  };
+  result.mergeable = mergeable;
+}
+
 /**
- * Places `calls` plays of the scenario, `concurrency` at once, on the real clock against live apps; returns
- * the run's figures and its thresholds' verdicts. Throws LoadUsageError for bad options, ScenarioLoadError
- * for a scenario that does not load.
+ * Places `calls` plays of the scenario, `concurrency` at once, on the real clock against live apps (or one
+ * shard's block of them); returns the run's figures and its thresholds' verdicts. Throws LoadUsageError for
+ * bad options, ScenarioLoadError for a scenario that does not load.
  */
 export async function runLoad(scenario: string | LoadedScenario, options: LoadOptions): Promise<LoadResult> {
-  const { calls, concurrency, maxFailures } = checkedCounts(options);
+  const { calls, maxFailures, ...counted } = checkedCounts(options);
+  const shard = shardBlock(calls, options.shard);
+  const block = shard.lastCall - shard.firstCall + 1;
+  // Every shard is given the run's options: a block shorter than the concurrency plays all its calls at once.
+  const concurrency = Math.min(counted.concurrency, block);
   const agentTurnTimeout = checkedTurnTimeout(options.agentTurnTimeout);
   const loaded = loadFor(scenario);
   const s = loaded.scenario;
@@ -178,90 +152,41 @@ export async function runLoad(scenario: string | LoadedScenario, options: LoadOp
       `the scenario needs the URL of app ${apps.missing.join(", ")} (--app name=ws://...)`,
     );
   const perCall = withoutAgentExpectations(loaded);
-  const gates = createLoadGates(s.expect?.agent);
+  const tally = createLoadTally(await loadHdr(), s.expect?.agent);
   const base = options.seed ?? s.seed ?? 1;
   const stopwatch = startStopwatch();
-  const samplers = {
-    responseMs: createSampler(undefined, 11),
-    bargeInStopMs: createSampler(undefined, 12),
-    talkOverMs: createSampler(undefined, 13),
-    longestSilenceMs: createSampler(undefined, 14),
-    silenceMs: createSampler(undefined, 15),
-    turns: createSampler(undefined, 16),
-  };
   const result: LoadResult = {
     name: s.name,
     file: loaded.file,
     passed: false,
-    calls,
+    calls: block,
     concurrency,
     passedCalls: 0,
     failedCalls: 0,
     erroredCalls: 0,
     maxFailures,
-    failures: [],
-    counts: { turns: 0, answered: 0, unanswered: 0, late: 0, bargeIns: 0, lateFrames: 0, droppedFrames: 0 },
+    failures: tally.failures,
+    counts: tally.counts,
     metrics: {} as LoadMetrics,
     thresholds: [],
+    shard,
+    mergeable: {} as LoadMergeData,
     wallMs: 0,
     callsPerSecond: 0,
   };
-  let next = 1;
+  let next = shard.firstCall;
   let running = 0;
   let done = 0;
 
-  /** What one play adds to the run; the play's result and sandbox are let go of afterwards. */
-  const take = (n: number, play: ScenarioResult, core: PlayedSandbox | undefined) => {
-    const turnsByCall: Record<string, PlayedTurns[string]> = {};
-    for (const [id, agent] of Object.entries(play.agents ?? {})) {
-      turnsByCall[id] = agent.turns;
-      const m = agent.metrics;
-      samplers.turns.add(m.turns);
-      samplers.talkOverMs.add(m.talkOverMs);
-      samplers.longestSilenceMs.add(m.longestSilenceMs);
-      for (const ms of m.silencesMs) samplers.silenceMs.add(ms);
-      for (const t of agent.turns) {
-        if (t.responseMs !== null) samplers.responseMs.add(t.responseMs);
-        if (t.bargeIn?.stopMs != null) samplers.bargeInStopMs.add(t.bargeIn.stopMs);
-      }
-      const c = result.counts;
-      c.turns += m.turns;
-      c.answered += m.answered;
-      c.unanswered += m.unanswered;
-      c.late += m.late;
-      c.bargeIns += m.bargeIns;
-    }
-    gates.observe(turnsByCall);
-    if (core) {
-      const frames = frameCounts(core, Object.values(play.calls));
-      result.counts.lateFrames += frames.late;
-      result.counts.droppedFrames += frames.dropped;
-      // A call the scenario's time limit cut short must not keep its agent's socket open.
-      core.calls.reset();
-      core.clock.dispose();
-    }
-    if (play.status === "passed") result.passedCalls++;
-    else {
-      if (play.status === "error") result.erroredCalls++;
-      else result.failedCalls++;
-      if (result.failures.length < maxFailuresShown)
-        result.failures.push({
-          call: n,
-          sid: Object.values(play.calls)[0] ?? null,
-          message:
-            play.error ?? (play.failures.map((f) => `${f.path}: ${f.message}`).join("; ") || play.status),
-        });
-    }
-  };
-
   const worker = async () => {
-    while (next <= calls) {
+    while (next <= shard.lastCall) {
       const n = next++;
       running++;
       let core: PlayedSandbox | undefined;
       const outcome = await playInFreshSandbox(perCall, {
         target: options.target,
         apps: options.apps,
+        // The seed call n has in the whole run, whichever shard plays it.
         seed: playSeed(base, n),
         agentTurnTimeout,
         sandbox: options.sandbox,
@@ -274,9 +199,12 @@ export async function runLoad(scenario: string | LoadedScenario, options: LoadOp
       });
       running--;
       done++;
-      take(n, outcome, core);
+      tally.take(n, outcome, core);
+      result.passedCalls = tally.calls.passed;
+      result.failedCalls = tally.calls.failed;
+      result.erroredCalls = tally.calls.errored;
       options.onProgress?.({
-        total: calls,
+        total: block,
         done,
         running,
         failed: result.failedCalls + result.erroredCalls,
@@ -286,13 +214,7 @@ export async function runLoad(scenario: string | LoadedScenario, options: LoadOp
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
   result.wallMs = stopwatch();
-  result.callsPerSecond = result.wallMs > 0 ? Math.round((calls / result.wallMs) * 1000 * 100) / 100 : 0;
-  result.metrics = Object.fromEntries(
-    Object.entries(samplers).map(([key, sampler]) => [key, sampler.spread()]),
-  ) as unknown as LoadMetrics;
-  result.failures.sort((a, b) => a.call - b.call);
-  result.thresholds = gates.results(loaded);
-  result.passed =
-    result.thresholds.every((t) => t.passed) && result.failedCalls + result.erroredCalls <= maxFailures;
+  result.callsPerSecond = result.wallMs > 0 ? Math.round((block / result.wallMs) * 1000 * 100) / 100 : 0;
+  finish(result, tally, loaded, base);
   return result;
 }
