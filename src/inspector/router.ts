@@ -9,6 +9,7 @@ import { codeFile } from "../package-files.js";
 import type { SandboxCore } from "../sandbox.js";
 import { checkAdmin } from "./access.js";
 import { createInspectorApi } from "./api.js";
+import { type AudioSockets, createAudioSockets } from "./audio-socket.js";
 import { type ChangeFeed, createChangeFeed } from "./feed.js";
 import { pageHtml, pageSecurityHeaders } from "./page.js";
 import { inspectorApiPath, inspectorFeedPath, inspectorPath } from "./paths.js";
@@ -26,6 +27,8 @@ const vendorFiles = new Map<string, string>([
 export interface Inspector {
   router: Router;
   feed: ChangeFeed;
+  /** The calls' audio WebSockets: give them the server's `upgrade` events (they take those under the inspector's API). */
+  audio: AudioSockets;
   /** Ends the live feeds (a server's close waits for open connections otherwise). */
   close(): void;
 }
@@ -73,5 +76,14 @@ export function createInspector(sandbox: SandboxCore, options: InspectorOptions 
     const { body, tooLarge } = await readBody(req);
     writeResponse(res, await api(toSandboxRequest(req, body, tooLarge, req.originalUrl)));
   });
-  return { router, feed, close: () => feed.close() };
+  const audio = createAudioSockets(sandbox, guard);
+  return {
+    router,
+    feed,
+    audio,
+    close: () => {
+      feed.close();
+      audio.close();
+    },
+  };
 }

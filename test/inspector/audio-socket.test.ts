@@ -1,0 +1,195 @@
+// The inspector's audio WebSocket over a real socket: who may open it, frames both ways, and what it refuses.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import WebSocket from "ws";
+import { createSandbox, type Sandbox } from "../../src/index.js";
+import { type RunningInspector, startInspector } from "../../src/inspector/index.js";
+import { fixtures } from "../support/fixtures.js";
+import { type StreamApp, type StreamMessage, startStreamApp } from "../support/stream-app.js";
+
+const app = "https://app.example.test";
+const token = "audio-admin-token";
+const bearer = `voice-sandbox.bearer.${Buffer.from(token).toString("base64url")}`;
+const caller = "+14155550142";
+
+/** A loud 400 Hz tone, 20 ms of mu-law: the app's voice and the microphone's. */
+function toneFrame(amplitude: number): Buffer {
+  const frame = Buffer.alloc(160);
+  for (let i = 0; i < 160; i++) {
+    const s = Math.round(amplitude * Math.sin((2 * Math.PI * 400 * i) / 8000));
+    frame[i] = encodeMulaw(s);
+  }
+  return frame;
+}
+function encodeMulaw(sample: number): number {
+  const pcm = Math.min(32635, Math.abs(sample)) + 0x84;
+  const sign = sample < 0 ? 0x80 : 0;
+  let exponent = 7;
+  for (let mask = 0x4000; (pcm & mask) === 0 && exponent > 0; mask >>= 1) exponent--;
+  return ~(sign | (exponent << 4) | ((pcm >> (exponent + 3)) & 0x0f)) & 0xff;
+}
+const loud = (frame: Uint8Array) => frame.some((b) => b !== 0xff && b !== 0x7f);
+
+interface Opened {
+  socket: WebSocket;
+  frames: Buffer[];
+  closed: Promise<{ code: number; reason: string }>;
+}
+
+/** Opens a socket and resolves once it is open (or rejects with the refused upgrade's status and body). */
+function open(url: string, protocols: string[], headers: Record<string, string> = {}): Promise<Opened> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(url, protocols, { headers });
+    const frames: Buffer[] = [];
+    const closed = new Promise<{ code: number; reason: string }>((done) =>
+      socket.on("close", (code, reason) => done({ code, reason: reason.toString() })),
+    );
+    socket.on("message", (data, isBinary) => {
+      if (isBinary) frames.push(data as Buffer);
+    });
+    socket.on("open", () => resolve({ socket, frames, closed }));
+    socket.on("unexpected-response", (_req, res) => {
+      let body = "";
+      res.on("data", (chunk: Buffer) => (body += chunk.toString()));
+      res.on("end", () => reject(Object.assign(new Error(body), { status: res.statusCode, body })));
+    });
+    socket.on("error", (error) => reject(error));
+  });
+}
+
+const until = async (check: () => boolean) => {
+  while (!check()) await new Promise((r) => setTimeout(r, 20));
+};
+
+describe("the inspector's audio WebSocket", () => {
+  let sandbox: Sandbox;
+  let inspector: RunningInspector;
+  let streamApp: StreamApp;
+  let base = "";
+  let talk = true;
+
+  beforeAll(async () => {
+    // The app speaks a tone while `talk` is on, answering each caller frame with one of its own.
+    streamApp = await startStreamApp((message: StreamMessage, connection) => {
+      if (message.event !== "media" || !talk) return;
+      connection.send({
+        event: "media",
+        streamSid: message.streamSid,
+        media: { payload: toneFrame(8000).toString("base64") },
+      });
+    });
+    sandbox = createSandbox({ adminToken: token, clock: "real" });
+    const line = sandbox.store.phoneNumbers.findOne("number", fixtures.acme.mainNumber)!;
+    sandbox.store.phoneNumbers.replace({ ...line, voice_url: `${app}/voice` });
+    sandbox.webhooks.register(
+      `${app}/`,
+      () => `<Response><Connect><Stream url="${streamApp.url()}"/></Connect></Response>`,
+    );
+    inspector = await startInspector(sandbox);
+    base = inspector.url.replace(/^http/, "ws").replace(/\/__sandbox\/ui$/, "");
+  });
+  afterAll(async () => {
+    await inspector.close();
+    await streamApp.close();
+    sandbox.clock.dispose();
+  });
+
+  const liveCall = async () => {
+    const call = sandbox.calls.ring({ from: caller, to: fixtures.acme.mainNumber });
+    await until(() => streamApp.messages("start").some((m) => m.start.callSid === call.sid));
+    return call.sid;
+  };
+  const audioUrl = (sid: string) => `${base}/__sandbox/ui/api/calls/${sid}/audio`;
+
+  it("carries what the caller hears to the browser and the microphone's frames to the media stream app", async () => {
+    const sid = await liveCall();
+    const line = await open(audioUrl(sid), ["voice-sandbox", bearer]);
+    expect(line.socket.protocol).toBe("voice-sandbox");
+    await until(() => line.frames.some(loud));
+    expect(line.frames.every((f) => f.length === 160)).toBe(true);
+    // One byte over and over: loud, and the same bytes wherever the stream's 20 ms fall within it.
+    const mic = Buffer.alloc(160, 0x30);
+    const sender = setInterval(() => line.socket.send(mic), 20);
+    try {
+      await until(() =>
+        streamApp
+          .messages("media")
+          .some((m) => m.media.track === "inbound" && m.media.payload === mic.toString("base64")),
+      );
+    } finally {
+      clearInterval(sender);
+    }
+    sandbox.calls.hangup(sid);
+    expect((await line.closed).reason).toBe("the call is over");
+  });
+
+  it("goes quiet once the app stops talking", async () => {
+    talk = true;
+    const sid = await liveCall();
+    const line = await open(audioUrl(sid), ["voice-sandbox", bearer]);
+    await until(() => line.frames.some(loud));
+    talk = false;
+    const connection = streamApp.connections.at(-1)!;
+    const streamSid = connection.messages.find((m) => m.event === "start")!.streamSid;
+    connection.send({ event: "clear", streamSid });
+    const from = line.frames.length;
+    await until(() => line.frames.length > from + 25);
+    // A few frames may still be in flight; the last ten are silence.
+    expect(line.frames.slice(-10).some(loud)).toBe(false);
+    sandbox.calls.hangup(sid);
+    talk = true;
+  });
+
+  it("takes the admin token as a header from a tool", async () => {
+    const sid = await liveCall();
+    const line = await open(audioUrl(sid), [], { authorization: `Bearer ${token}` });
+    line.socket.close();
+    sandbox.calls.hangup(sid);
+  });
+
+  it("refuses a socket without the admin token (401) or with a wrong one (403)", async () => {
+    const sid = await liveCall();
+    await expect(open(audioUrl(sid), ["voice-sandbox"])).rejects.toMatchObject({ status: 401 });
+    const wrong = `voice-sandbox.bearer.${Buffer.from("nope").toString("base64url")}`;
+    await expect(open(audioUrl(sid), ["voice-sandbox", wrong])).rejects.toMatchObject({ status: 403 });
+    sandbox.calls.hangup(sid);
+  });
+
+  it("refuses a page of another origin and a foreign Host name, with the admin API's messages", async () => {
+    const sid = await liveCall();
+    const other = open(audioUrl(sid), ["voice-sandbox", bearer], { origin: "https://evil.example" });
+    await expect(other).rejects.toMatchObject({
+      status: 403,
+      body: expect.stringContaining("another origin"),
+    });
+    const foreign = open(audioUrl(sid), ["voice-sandbox", bearer], { host: "rebound.example:80" });
+    await expect(foreign).rejects.toMatchObject({ status: 403 });
+    sandbox.calls.hangup(sid);
+  });
+
+  it("answers 404 for a call that is not there and 400 for one that is over, before opening", async () => {
+    await expect(open(audioUrl(`CA${"0".repeat(32)}`), ["voice-sandbox", bearer])).rejects.toMatchObject({
+      status: 404,
+    });
+    await expect(
+      open(`${base}/__sandbox/ui/api/calls/nope/audio`, ["voice-sandbox", bearer]),
+    ).rejects.toMatchObject({
+      status: 404,
+    });
+    const sid = await liveCall();
+    sandbox.calls.hangup(sid);
+    await expect(open(audioUrl(sid), ["voice-sandbox", bearer])).rejects.toMatchObject({
+      status: 400,
+      body: expect.stringContaining("not a live call"),
+    });
+  });
+
+  it("closes a socket that sends text or a partial frame (1003)", async () => {
+    const sid = await liveCall();
+    const line = await open(audioUrl(sid), ["voice-sandbox", bearer]);
+    line.socket.send(Buffer.alloc(100, 0xff));
+    const closed = await line.closed;
+    expect(closed.code).toBe(1003);
+    expect(closed.reason).toContain("160 bytes");
+    sandbox.calls.hangup(sid);
+  });
+});
