@@ -137,7 +137,10 @@ describe.skipIf(noBrowserReason !== null)(
         const quietAfter = firstLoud < 0 ? -1 : e.findIndex((v, i) => i > firstLoud && v < 100);
         return quietAfter > 0 && e.some((v, i) => i > quietAfter + 10 && v > 1000);
       });
-      if (screenshotFolder) await page.screenshot({ path: `${screenshotFolder}inspector-browser-phone.png` });
+      if (screenshotFolder) {
+        await page.getByRole("heading", { name: "Browser phone" }).scrollIntoViewIfNeeded();
+        await page.screenshot({ path: `${screenshotFolder}inspector-browser-phone.png` });
+      }
       const stopped = sandbox.calls.recordings.update(call.sid, recording.sid, { status: "stopped" });
       const wav = readWav(await recordingWav(sandbox.store.recordings.get(stopped.sid)!));
       const callerChannel = wav.channel(0);

@@ -59,7 +59,7 @@ export function CallAudio({ sid }) {
       <label>Volume <input type="range" min="0" max="1" step="0.05" value=${volume} disabled=${!open}
         onInput=${(e) => setVolume(Number(e.currentTarget.value))} /></label>
       <label><input type="checkbox" checked=${muted} disabled=${!open} onChange=${(e) => setMuted(e.currentTarget.checked)} /> Mute</label>
-      <meter min="0" max="0.5" value=${level} data-level=${level.toFixed(4)} aria-label="Call level"></meter>
+      <label>Level <meter min="0" max="0.5" value=${level} data-level=${level.toFixed(4)} aria-label="Call level"></meter></label>
     </div>
     <div class="buttons">
       <button type="button" disabled=${!open} onClick=${toggleMic}>${mic === "on" ? "Microphone off" : "Microphone on"}</button>
