@@ -45,7 +45,7 @@ export async function startInspector(
   app.get("/", (_req, res) => res.redirect(inspectorPath));
   const server = createServer(app);
   server.on("upgrade", (req, socket, head) => {
-    if (!inspector.audio.upgrade(req, socket, head))
+    if (!inspector.sockets.upgrade(req, socket, head))
       socket.end("HTTP/1.1 404 Not Found\r\nconnection: close\r\n\r\n");
   });
   await new Promise<void>((resolve, reject) => {

@@ -9,10 +9,10 @@ import { codeFile } from "../package-files.js";
 import type { SandboxCore } from "../sandbox.js";
 import { checkAdmin } from "./access.js";
 import { createInspectorApi } from "./api.js";
-import { type AudioSockets, createAudioSockets } from "./audio-socket.js";
 import { type ChangeFeed, createChangeFeed } from "./feed.js";
 import { pageHtml, pageSecurityHeaders } from "./page.js";
 import { inspectorApiPath, inspectorFeedPath, inspectorPath } from "./paths.js";
+import { createInspectorSockets, type InspectorSockets } from "./sockets.js";
 
 const require = createRequire(import.meta.url);
 /** The browser code: src/inspector/client in the source tree, copied to dist/inspector/client by the build. */
@@ -27,8 +27,8 @@ const vendorFiles = new Map<string, string>([
 export interface Inspector {
   router: Router;
   feed: ChangeFeed;
-  /** The calls' audio WebSockets: give them the server's `upgrade` events (they take those under the inspector's API). */
-  audio: AudioSockets;
+  /** The inspector's WebSockets (a call's audio, a held phone): give them the server's `upgrade` events (they take those under the inspector's API). */
+  sockets: InspectorSockets;
   /** Ends the live feeds (a server's close waits for open connections otherwise). */
   close(): void;
 }
@@ -76,14 +76,14 @@ export function createInspector(sandbox: SandboxCore, options: InspectorOptions 
     const { body, tooLarge } = await readBody(req);
     writeResponse(res, await api(toSandboxRequest(req, body, tooLarge, req.originalUrl)));
   });
-  const audio = createAudioSockets(sandbox, guard);
+  const sockets = createInspectorSockets(sandbox, guard);
   return {
     router,
     feed,
-    audio,
+    sockets,
     close: () => {
       feed.close();
-      audio.close();
+      sockets.close();
     },
   };
 }

@@ -32,6 +32,9 @@ const loud = (frame: Uint8Array) => frame.some((b) => b !== 0xff && b !== 0x7f);
 interface Opened {
   socket: WebSocket;
   frames: Buffer[];
+  /** The JSON messages (a phone's), parsed. */
+  // biome-ignore lint/suspicious/noExplicitAny: the test reads the JSON messages the server sends.
+  messages: any[];
   closed: Promise<{ code: number; reason: string }>;
 }
 
@@ -40,13 +43,15 @@ function open(url: string, protocols: string[], headers: Record<string, string> 
   return new Promise((resolve, reject) => {
     const socket = new WebSocket(url, protocols, { headers });
     const frames: Buffer[] = [];
+    const messages: unknown[] = [];
     const closed = new Promise<{ code: number; reason: string }>((done) =>
       socket.on("close", (code, reason) => done({ code, reason: reason.toString() })),
     );
     socket.on("message", (data, isBinary) => {
       if (isBinary) frames.push(data as Buffer);
+      else messages.push(JSON.parse(data.toString()));
     });
-    socket.on("open", () => resolve({ socket, frames, closed }));
+    socket.on("open", () => resolve({ socket, frames, messages, closed }));
     socket.on("unexpected-response", (_req, res) => {
       let body = "";
       res.on("data", (chunk: Buffer) => (body += chunk.toString()));
@@ -191,5 +196,87 @@ describe("the inspector's audio WebSocket", () => {
     expect(closed.code).toBe(1003);
     expect(closed.reason).toContain("160 bytes");
     sandbox.calls.hangup(sid);
+  });
+});
+
+describe("the inspector's phone WebSocket", () => {
+  let sandbox: Sandbox;
+  let inspector: RunningInspector;
+  let base = "";
+
+  beforeAll(async () => {
+    sandbox = createSandbox({ adminToken: token, clock: "real" });
+    inspector = await startInspector(sandbox);
+    base = inspector.url.replace(/^http/, "ws").replace(/\/__sandbox\/ui$/, "");
+  });
+  afterAll(async () => {
+    await inspector.close();
+    sandbox.clock.dispose();
+  });
+
+  const phoneUrl = (address: string) => `${base}/__sandbox/ui/api/phones/${encodeURIComponent(address)}`;
+  const hold = (address: string) => open(phoneUrl(address), ["voice-sandbox", bearer]);
+  const place = (to: string) =>
+    sandbox.fetch(`${sandbox.baseUrl}/2010-04-01/Accounts/${fixtures.acme.sid}/Calls.json`, {
+      method: "POST",
+      headers: {
+        authorization: `Basic ${Buffer.from(`${fixtures.acme.sid}:${fixtures.acme.authToken}`).toString("base64")}`,
+        "content-type": "application/x-www-form-urlencoded",
+      },
+      body: new URLSearchParams({
+        To: to,
+        From: fixtures.acme.mainNumber,
+        Twiml: "<Response><Say>Your table is ready</Say><Pause length='30'/></Response>",
+      }).toString(),
+    });
+
+  it("rings the page for a call to the client it holds, and answers from it", async () => {
+    const phone = await hold("client:alice");
+    await until(() => phone.messages.some((m) => m.type === "holding"));
+    const created = (await (await place("client:alice")).json()) as { sid: string };
+    await until(() => phone.messages.some((m) => m.type === "ring"));
+    expect(phone.messages.find((m) => m.type === "ring")).toMatchObject({
+      callSid: created.sid,
+      from: fixtures.acme.mainNumber,
+      to: "client:alice",
+    });
+    expect(sandbox.store.calls.get(created.sid)!.status).toBe("ringing");
+    phone.socket.send(JSON.stringify({ type: "answer", callSid: created.sid }));
+    await until(() => sandbox.store.calls.get(created.sid)!.status === "in-progress");
+    phone.socket.send(JSON.stringify({ type: "hangup", callSid: created.sid }));
+    await until(() => phone.messages.some((m) => m.type === "ended" && m.status === "completed"));
+    phone.socket.close();
+  });
+
+  it("declines as busy with SIP 603", async () => {
+    const phone = await hold("+14155550999");
+    await until(() => phone.messages.some((m) => m.type === "holding"));
+    const created = (await (await place("+14155550999")).json()) as { sid: string };
+    await until(() => phone.messages.some((m) => m.type === "ring"));
+    phone.socket.send(JSON.stringify({ type: "decline", callSid: created.sid }));
+    await until(() => phone.messages.some((m) => m.type === "ended"));
+    expect(sandbox.store.calls.get(created.sid)).toMatchObject({ status: "busy" });
+    phone.socket.close();
+  });
+
+  it("lets one tab hold an address (409 for a second), refuses a bad one (400) and commands for other calls", async () => {
+    const phone = await hold("client:bob");
+    await until(() => phone.messages.some((m) => m.type === "holding"));
+    await expect(open(phoneUrl("client:bob"), ["voice-sandbox", bearer])).rejects.toMatchObject({
+      status: 409,
+    });
+    await expect(open(phoneUrl("bob"), ["voice-sandbox", bearer])).rejects.toMatchObject({ status: 400 });
+    await expect(open(phoneUrl(fixtures.acme.mainNumber), ["voice-sandbox", bearer])).rejects.toMatchObject({
+      status: 400,
+    });
+    await expect(open(phoneUrl("client:carol"), ["voice-sandbox"])).rejects.toMatchObject({ status: 401 });
+    phone.socket.send(JSON.stringify({ type: "answer", callSid: `CA${"1".repeat(32)}` }));
+    phone.socket.send("not json");
+    await until(() => phone.messages.filter((m) => m.type === "error").length === 2);
+    phone.socket.close();
+    await phone.closed;
+    // Released: another tab may hold it now.
+    await until(() => !sandbox.calls.phones.held("client:bob"));
+    (await hold("client:bob")).socket.close();
   });
 });

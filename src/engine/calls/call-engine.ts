@@ -30,11 +30,13 @@ import type { TimelineEntry } from "./call-runtime.js";
 import { type InboundRing, ringInbound, startOutbound } from "./call-starts.js";
 import { createStreams } from "./call-streams.js";
 import { createVerbEnv } from "./call-verb-env.js";
+import { createHeldPhones, type HeldPhones } from "./held-phones.js";
 import type { PartyBehaviour, PartyBehaviourInput } from "./party-behaviour.js";
 import type { StreamRecord, StreamsPart } from "./stream-records.js";
 
 export type { CallAudio } from "./call-audio.js";
 export type { Alert, Notice } from "./call-registry.js";
+export type { HeldPhones, PhoneHolder } from "./held-phones.js";
 
 export interface CallEngine extends Omit<CallControl, "hangup" | "cancel" | "redirectLive"> {
   readonly scheduler: Scheduler;
@@ -61,6 +63,8 @@ export interface CallEngine extends Omit<CallControl, "hangup" | "cancel" | "red
   heard(callSid: string): HeardEntry[];
   /** A live call's audio 20 ms at a time, as its party hears and speaks it (the inspector's browser phone). */
   audio: CallAudio;
+  /** Numbers and clients a phone outside the engine holds (the inspector's browser phone): calls to them ring it. */
+  phones: HeldPhones;
   /**
    * The call's conversation with its `<Connect>` apps (media stream or ConversationRelay) as a two-channel
    * 8 kHz WAV: the caller left, the agent right, on the call's clock. Undefined for a call with no app, or
@@ -176,6 +180,7 @@ export function createCallEngine(ctx: EngineContext, options: CallEngineOptions 
     },
     heard: (callSid) => [...(registry.runtime(callSid)?.heard ?? [])],
     audio: createCallAudio(registry),
+    phones: createHeldPhones(registry),
     conversationAudio: (callSid) => parts.streams.conversationAudio(callSid),
     alerts: (callSid) => registry.alerts(callSid),
     notifications: (accountSid, callSid) =>
