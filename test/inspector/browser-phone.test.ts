@@ -152,5 +152,39 @@ describe.skipIf(noBrowserReason !== null)(
       sandbox.calls.hangup(call.sid);
       await page.getByText(/Audio: closed/).waitFor({ timeout: 30_000 });
     });
+
+    it("rings the page for a call placed through the API to the client it holds; answered there, it hears the call", async () => {
+      await page.goto(`${inspector.url}#/phone`);
+      await page.getByLabel("Address").fill("client:alice");
+      await page.getByRole("button", { name: "Hold" }).click();
+      await page.getByText("Phone: holding client:alice").waitFor({ timeout: 30_000 });
+      const res = await sandbox.fetch(
+        `${sandbox.baseUrl}/2010-04-01/Accounts/${fixtures.acme.sid}/Calls.json`,
+        {
+          method: "POST",
+          headers: {
+            authorization: `Basic ${Buffer.from(`${fixtures.acme.sid}:${fixtures.acme.authToken}`).toString("base64")}`,
+            "content-type": "application/x-www-form-urlencoded",
+          },
+          body: new URLSearchParams({
+            To: "client:alice",
+            From: fixtures.acme.mainNumber,
+            Twiml: '<Response><Say loop="20">Your table for two is ready.</Say></Response>',
+          }).toString(),
+        },
+      );
+      const { sid } = (await res.json()) as { sid: string };
+      await page.getByText(`${fixtures.acme.mainNumber} → client:alice`).waitFor({ timeout: 30_000 });
+      expect(sandbox.store.calls.get(sid)!.status).toBe("ringing");
+      if (screenshotFolder) await page.screenshot({ path: `${screenshotFolder}inspector-be-called.png` });
+      await page.getByRole("button", { name: "Answer" }).click();
+      await until(() => sandbox.store.calls.get(sid)!.status === "in-progress");
+      // The answered call's audio plays on the page: the sandbox's speech for the <Say>.
+      await page.getByText("Audio: open").waitFor({ timeout: 30_000 });
+      await until(async () => (await level()) > 0.02);
+      await page.getByRole("button", { name: "Hang up" }).click();
+      await until(() => sandbox.store.calls.get(sid)!.status === "completed");
+      await page.getByText(/ended \(completed\)/).waitFor({ timeout: 30_000 });
+    });
   },
 );

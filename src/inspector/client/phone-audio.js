@@ -25,7 +25,7 @@ function encodeSample(value) {
 }
 
 /** The admin token as a subprotocol: a browser cannot set an Authorization header on a WebSocket. */
-function protocols() {
+export function protocols() {
   const value = token.get();
   if (!value) return ["voice-sandbox"];
   const bytes = new TextEncoder().encode(value);

@@ -3,7 +3,8 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { html } from "../html.js";
 import { openCallAudio } from "../phone-audio.js";
 
-export function CallAudio({ sid }) {
+/** `autoListen`: starts listening at once (a call the page just answered). */
+export function CallAudio({ sid, autoListen = false }) {
   const line = useRef(null);
   const [state, setState] = useState("off");
   const [volume, setVolume] = useState(1);
@@ -11,7 +12,10 @@ export function CallAudio({ sid }) {
   const [level, setLevel] = useState(0);
   const [mic, setMic] = useState("off");
   const [pushToTalk, setPushToTalk] = useState(false);
-  useEffect(() => () => line.current?.close(), []);
+  useEffect(() => {
+    if (autoListen) void listen();
+    return () => line.current?.close();
+  }, []);
   useEffect(() => {
     if (!line.current) return undefined;
     const timer = setInterval(() => setLevel(line.current?.level() ?? 0), 100);
