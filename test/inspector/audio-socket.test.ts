@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { createSandbox, type Sandbox } from "../../src/index.js";
 import { type RunningInspector, startInspector } from "../../src/inspector/index.js";
+import { type RunningServer, serve } from "../../src/server/serve.js";
 import { fixtures } from "../support/fixtures.js";
 import { type StreamApp, type StreamMessage, startStreamApp } from "../support/stream-app.js";
 
@@ -278,5 +279,50 @@ describe("the inspector's phone WebSocket", () => {
     // Released: another tab may hold it now.
     await until(() => !sandbox.calls.phones.held("client:bob"));
     (await hold("client:bob")).socket.close();
+  });
+});
+
+describe("the audio WebSocket on the standalone server", () => {
+  let running: RunningServer;
+  beforeAll(async () => {
+    running = await serve({ port: 0, adminToken: token });
+  });
+  afterAll(async () => running.close());
+
+  it("opens for a live call with the token, and refuses without it or from another origin", async () => {
+    // A call that stays up: ringing, then a long pause.
+    const created = await fetch(`${running.url}/2010-04-01/Accounts/${fixtures.acme.sid}/Calls.json`, {
+      method: "POST",
+      headers: {
+        authorization: `Basic ${Buffer.from(`${fixtures.acme.sid}:${fixtures.acme.authToken}`).toString("base64")}`,
+        "content-type": "application/x-www-form-urlencoded",
+      },
+      body: new URLSearchParams({
+        To: caller,
+        From: fixtures.acme.mainNumber,
+        Twiml: '<Response><Pause length="60"/></Response>',
+      }),
+    });
+    const call = (await created.json()) as { sid: string };
+    const url = `${running.url.replace(/^http/, "ws")}/__sandbox/ui/api/calls/${call.sid}/audio`;
+    await expect(open(url, ["voice-sandbox"])).rejects.toMatchObject({ status: 401 });
+    await expect(
+      open(url, ["voice-sandbox", bearer], { origin: "https://evil.example" }),
+    ).rejects.toMatchObject({
+      status: 403,
+    });
+    const line = await open(url, ["voice-sandbox", bearer]);
+    await until(() => line.frames.length > 3);
+    line.socket.send(Buffer.alloc(160, 0x30));
+    running.sandbox.calls.hangup(call.sid);
+    expect((await line.closed).reason).toBe("the call is over");
+  });
+
+  it("answers 404 to an upgrade on a path that takes none", async () => {
+    await expect(open(`${running.url.replace(/^http/, "ws")}/2010-04-01/Accounts`, [])).rejects.toMatchObject(
+      {
+        status: 404,
+      },
+    );
   });
 });
