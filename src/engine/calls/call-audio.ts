@@ -3,6 +3,7 @@ import { frameBytes } from "../media-streams/stream-protocol.js";
 import type { CallRegistry } from "./call-registry.js";
 import type { CallRuntime } from "./call-runtime.js";
 import { outboundFrame, trackFrame } from "./call-stream-hosts.js";
+import { dialRinging, holdMusicFrame, ringbackFrame, waitingOnHold } from "./call-tones.js";
 import { audioAt, keepMic } from "./caller-audio.js";
 
 const silenceByte = 0xff;
@@ -25,14 +26,20 @@ function liveRuntime(reg: CallRegistry, callSid: string): CallRuntime | undefine
   return rt && !rt.finishing ? rt : undefined;
 }
 
-/** What the party hears at `at`: the app's audio first, then the sandbox's, then the bridged leg's party. */
+/**
+ * What the party hears at `at`: the app's audio first, then the sandbox's, then the bridged leg's party, else
+ * ringback while its Dial rings or music while it waits on hold.
+ */
 function heardFrame(reg: CallRegistry, rt: CallRuntime, at: number): Uint8Array {
   const app = audioAt(rt.played, at, frameBytes);
   if (app) return app;
   const sandbox = Buffer.from(outboundFrame(rt, at), "base64");
   if (sandbox.some((byte) => byte !== silenceByte)) return sandbox;
   const other = rt.bridgedWith ? reg.runtime(rt.bridgedWith) : undefined;
-  return other ? Buffer.from(trackFrame(other, "inbound", at), "base64") : sandbox;
+  if (other) return Buffer.from(trackFrame(other, "inbound", at), "base64");
+  if (dialRinging(reg, rt)) return ringbackFrame(at);
+  if (waitingOnHold(reg, rt.sid)) return holdMusicFrame(at);
+  return sandbox;
 }
 
 export function createCallAudio(reg: CallRegistry): CallAudio {
