@@ -46,4 +46,24 @@ describe("a live call's audio", () => {
     expect(sandbox().calls.audio.heard(sid, at)).toBeUndefined();
     expect(sandbox().calls.audio.speak(sid, new Uint8Array(160))).toBe(false);
   });
+
+  it("in a conference, carries one participant's live speech to the others, and not once it is muted", async () => {
+    await h.routeMainNumber("/voice");
+    h.app.on(
+      "/voice",
+      '<Response><Dial><Conference beep="false" waitUrl="">room</Conference></Dial></Response>',
+    );
+    const a = await h.ringMainNumber();
+    const b = await h.ringMainNumber();
+    await sandbox().clock.advance(2000);
+    const conference = sandbox().store.participants.findOne("call", a)!.conference_sid;
+    expect(sandbox().store.conferences.get(conference)!.status).toBe("in-progress");
+    const at = sandbox().clock.now();
+    sandbox().calls.audio.speak(a, new Uint8Array(160).fill(0x30));
+    expect(silence(sandbox().calls.audio.heard(b, at)!)).toBe(false);
+    expect(silence(sandbox().calls.audio.heard(a, at)!)).toBe(true);
+    // Muted, a's voice no longer reaches b.
+    sandbox().calls.conferences.update(sandbox().store.participants.findOne("call", a)!, { muted: true });
+    expect(silence(sandbox().calls.audio.heard(b, at)!)).toBe(true);
+  });
 });

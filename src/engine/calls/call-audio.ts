@@ -1,4 +1,5 @@
 // A live call's audio as its party hears and speaks it, 20 ms of mu-law at a time: what a browser phone plays and sends.
+import alawmulaw from "alawmulaw";
 import { frameBytes } from "../media-streams/stream-protocol.js";
 import type { CallRegistry } from "./call-registry.js";
 import type { CallRuntime } from "./call-runtime.js";
@@ -37,9 +38,34 @@ function heardFrame(reg: CallRegistry, rt: CallRuntime, at: number): Uint8Array 
   if (sandbox.some((byte) => byte !== silenceByte)) return sandbox;
   const other = rt.bridgedWith ? reg.runtime(rt.bridgedWith) : undefined;
   if (other) return Buffer.from(trackFrame(other, "inbound", at), "base64");
+  const room = conferenceFrame(reg, rt.sid, at);
+  if (room) return room;
   if (dialRinging(reg, rt)) return ringbackFrame(at);
   if (waitingOnHold(reg, rt.sid)) return holdMusicFrame(at);
   return sandbox;
+}
+
+/**
+ * In a conference that has started, the other participants' voices mixed (the muted ones left out); null when
+ * the call is in none, or none of them speaks now.
+ */
+function conferenceFrame(reg: CallRegistry, callSid: string, at: number): Uint8Array | null {
+  const { store } = reg.services.ctx;
+  const self = store.participants.findOne("call", callSid);
+  if (!self || self.hold || store.conferences.get(self.conference_sid)?.status !== "in-progress") return null;
+  const mixed = new Int32Array(frameBytes);
+  let voices = 0;
+  for (const participant of store.participants.where("conference", self.conference_sid)) {
+    const other =
+      participant.call_sid === callSid || participant.muted ? undefined : reg.runtime(participant.call_sid);
+    if (!other) continue;
+    const frame = alawmulaw.mulaw.decode(Buffer.from(trackFrame(other, "inbound", at), "base64"));
+    for (let i = 0; i < frameBytes; i++) mixed[i]! += frame[i]!;
+    voices++;
+  }
+  if (voices === 0) return null;
+  const samples = Int16Array.from(mixed, (v) => Math.max(-32768, Math.min(32767, v)));
+  return alawmulaw.mulaw.encode(samples);
 }
 
 export function createCallAudio(reg: CallRegistry): CallAudio {
