@@ -249,6 +249,28 @@ describe("the inspector's phone WebSocket", () => {
     phone.socket.close();
   });
 
+  it("rings for a <Dial><Client> to it, and the answered leg bridges to the caller", async () => {
+    const line = sandbox.store.phoneNumbers.findOne("number", fixtures.acme.mainNumber)!;
+    sandbox.store.phoneNumbers.replace({ ...line, voice_url: `${app}/dial-dave` });
+    sandbox.webhooks.register(
+      `${app}/dial-dave`,
+      () => "<Response><Dial><Client>dave</Client></Dial></Response>",
+    );
+    const phone = await hold("client:dave");
+    await until(() => phone.messages.some((m) => m.type === "holding"));
+    const parent = sandbox.calls.ring({ from: caller, to: fixtures.acme.mainNumber });
+    await until(() => phone.messages.some((m) => m.type === "ring"));
+    const ring = phone.messages.find((m) => m.type === "ring");
+    expect(ring).toMatchObject({ to: "client:dave" });
+    expect(sandbox.store.calls.get(ring.callSid)).toMatchObject({ parent_call_sid: parent.sid });
+    phone.socket.send(JSON.stringify({ type: "answer", callSid: ring.callSid }));
+    await until(() => phone.messages.some((m) => m.type === "answered"));
+    expect(sandbox.store.calls.get(ring.callSid)!.status).toBe("in-progress");
+    sandbox.calls.hangup(parent.sid);
+    await until(() => phone.messages.some((m) => m.type === "ended"));
+    phone.socket.close();
+  });
+
   it("declines as busy with SIP 603", async () => {
     const phone = await hold("+14155550999");
     await until(() => phone.messages.some((m) => m.type === "holding"));
