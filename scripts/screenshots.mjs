@@ -8,7 +8,11 @@ if (!existsSync(chromium)) {
   console.error(`no Chromium at ${chromium}: apt-get install -y chromium, or set VOICE_SANDBOX_CHROMIUM`);
   process.exit(2);
 }
-const files = ["test/inspector/browser.test.ts", "test/inspector/turns-lane.test.ts"];
+const files = [
+  "test/inspector/browser.test.ts",
+  "test/inspector/turns-lane.test.ts",
+  "test/inspector/browser-phone.test.ts",
+];
 const run = spawnSync("npx", ["vitest", "run", ...files], {
   stdio: "inherit",
   env: { ...process.env, VOICE_SANDBOX_SCREENSHOTS: "1" },

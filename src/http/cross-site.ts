@@ -53,11 +53,11 @@ function isOwnOrigin(origin: string, headers: Record<string, string>): boolean {
 }
 
 /**
- * Throws the admin error (403) for a request a browser marks as coming from another site, and 415 for a body
- * type other than `bodyTypes`, an empty body included: `Content-Type` must name one of them even then.
- * Requests from tools (curl, scripts, the library's doors) carry no `Origin` or `Sec-Fetch-Site` and pass.
+ * Throws the admin error (403) for a request a browser marks as coming from another site: the rule for every
+ * state-changing request and for the inspector's WebSockets (a browser sends `Origin` on every WebSocket
+ * handshake, and no page can leave it out). Tools (curl, scripts, the library's doors) send neither header and pass.
  */
-export function refuseCrossSite(request: SandboxRequest, bodyTypes: readonly string[]): void {
+export function refuseOtherSite(request: SandboxRequest): void {
   const what = `${request.method.toUpperCase()} ${request.path}`;
   const site = request.headers["sec-fetch-site"]?.trim().toLowerCase();
   if (site === "cross-site" || site === "same-site") {
@@ -74,6 +74,16 @@ export function refuseCrossSite(request: SandboxRequest, bodyTypes: readonly str
         "which sends no Origin, or from the inspector on this server.",
     );
   }
+}
+
+/**
+ * Throws the admin error (403) for a request a browser marks as coming from another site, and 415 for a body
+ * type other than `bodyTypes`, an empty body included: `Content-Type` must name one of them even then.
+ * Requests from tools (curl, scripts, the library's doors) carry no `Origin` or `Sec-Fetch-Site` and pass.
+ */
+export function refuseCrossSite(request: SandboxRequest, bodyTypes: readonly string[]): void {
+  refuseOtherSite(request);
+  const what = `${request.method.toUpperCase()} ${request.path}`;
   const type = mediaType(request.headers["content-type"]);
   if (bodyTypes.includes(type) && !simpleMediaTypes.has(type)) return;
   const empty = request.body === "" && !request.bodyStream;

@@ -44,6 +44,10 @@ export async function startInspector(
   app.use(createExpressMiddleware(guardHost(sandbox.handle, policy)));
   app.get("/", (_req, res) => res.redirect(inspectorPath));
   const server = createServer(app);
+  server.on("upgrade", (req, socket, head) => {
+    if (!inspector.sockets.upgrade(req, socket, head))
+      socket.end("HTTP/1.1 404 Not Found\r\nconnection: close\r\n\r\n");
+  });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 0, host, () => resolve());

@@ -12,6 +12,7 @@ import { createInspectorApi } from "./api.js";
 import { type ChangeFeed, createChangeFeed } from "./feed.js";
 import { pageHtml, pageSecurityHeaders } from "./page.js";
 import { inspectorApiPath, inspectorFeedPath, inspectorPath } from "./paths.js";
+import { createInspectorSockets, type InspectorSockets } from "./sockets.js";
 
 const require = createRequire(import.meta.url);
 /** The browser code: src/inspector/client in the source tree, copied to dist/inspector/client by the build. */
@@ -26,6 +27,8 @@ const vendorFiles = new Map<string, string>([
 export interface Inspector {
   router: Router;
   feed: ChangeFeed;
+  /** The inspector's WebSockets (a call's audio, a held phone): give them the server's `upgrade` events (they take those under the inspector's API). */
+  sockets: InspectorSockets;
   /** Ends the live feeds (a server's close waits for open connections otherwise). */
   close(): void;
 }
@@ -73,5 +76,14 @@ export function createInspector(sandbox: SandboxCore, options: InspectorOptions 
     const { body, tooLarge } = await readBody(req);
     writeResponse(res, await api(toSandboxRequest(req, body, tooLarge, req.originalUrl)));
   });
-  return { router, feed, close: () => feed.close() };
+  const sockets = createInspectorSockets(sandbox, guard);
+  return {
+    router,
+    feed,
+    sockets,
+    close: () => {
+      feed.close();
+      sockets.close();
+    },
+  };
 }

@@ -156,6 +156,16 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
     }
   });
   server.keepAliveTimeout = 65_000;
+  // The inspector's WebSockets (a call's audio, a held browser phone); nothing else upgrades.
+  server.on("upgrade", (req, socket, head) => {
+    const refuse = () => socket.end("HTTP/1.1 404 Not Found\r\nconnection: close\r\n\r\n");
+    if (!req.url?.startsWith(inspectorPath)) refuse();
+    else
+      loadApp().then(
+        () => inspector?.sockets.upgrade(req, socket, head) || refuse(),
+        () => refuse(),
+      );
+  });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 4010, host, () => resolve());

@@ -20,9 +20,12 @@ export interface LaunchedBrowser {
 
 /**
  * Launches Chromium headless with a fresh profile and nothing that reaches the network by itself. `hosts` are
- * names resolved to 127.0.0.1 (a Compose service's name, say), so a page can be opened under them.
+ * names resolved to 127.0.0.1 (a Compose service's name, say), so a page can be opened under them. `args` are
+ * more switches (fake media devices, say: `--use-fake-device-for-media-stream`).
  */
-export async function launchBrowser(options: { hosts?: readonly string[] } = {}): Promise<LaunchedBrowser> {
+export async function launchBrowser(
+  options: { hosts?: readonly string[]; args?: readonly string[] } = {},
+): Promise<LaunchedBrowser> {
   const hosts = options.hosts ?? [];
   const profile = await mkdtemp(join(tmpdir(), "voice-sandbox-chromium-"));
   // Playwright takes the profile folder itself (as --user-data-dir) for a persistent context.
@@ -42,6 +45,7 @@ export async function launchBrowser(options: { hosts?: readonly string[] } = {})
       ...(hosts.length > 0
         ? [`--host-resolver-rules=${hosts.map((h) => `MAP ${h} 127.0.0.1`).join(",")}`]
         : []),
+      ...(options.args ?? []),
     ],
   });
   return {

@@ -15,6 +15,7 @@ import { completeTranscription, type ProviderResult } from "../recordings/transc
 import type { ConferenceControl } from "../rooms/conferences.js";
 import type { QueueControl } from "../rooms/queues.js";
 import { createScheduler, type Scheduler } from "../time/scheduler.js";
+import { type CallAudio, createCallAudio } from "./call-audio.js";
 import { type CallControl, createCallControl } from "./call-control.js";
 import { pressNow, setParty, speakNow } from "./call-engine-inputs.js";
 import { wireConferences, wireOwnNumbers, wireQueues } from "./call-engine-rooms.js";
@@ -29,10 +30,13 @@ import type { TimelineEntry } from "./call-runtime.js";
 import { type InboundRing, ringInbound, startOutbound } from "./call-starts.js";
 import { createStreams } from "./call-streams.js";
 import { createVerbEnv } from "./call-verb-env.js";
+import { createHeldPhones, type HeldPhones } from "./held-phones.js";
 import type { PartyBehaviour, PartyBehaviourInput } from "./party-behaviour.js";
 import type { StreamRecord, StreamsPart } from "./stream-records.js";
 
+export type { CallAudio } from "./call-audio.js";
 export type { Alert, Notice } from "./call-registry.js";
+export type { HeldPhones, PhoneHolder } from "./held-phones.js";
 
 export interface CallEngine extends Omit<CallControl, "hangup" | "cancel" | "redirectLive"> {
   readonly scheduler: Scheduler;
@@ -57,6 +61,10 @@ export interface CallEngine extends Omit<CallControl, "hangup" | "cancel" | "red
   /** Calls `listener` with the call's sid and the entry's kind as each timeline entry is written; returns its removal. */
   onTimeline(listener: (callSid: string, kind: string) => void): () => void;
   heard(callSid: string): HeardEntry[];
+  /** A live call's audio 20 ms at a time, as its party hears and speaks it (the inspector's browser phone). */
+  audio: CallAudio;
+  /** Numbers and clients a phone outside the engine holds (the inspector's browser phone): calls to them ring it. */
+  phones: HeldPhones;
   /**
    * The call's conversation with its `<Connect>` apps (media stream or ConversationRelay) as a two-channel
    * 8 kHz WAV: the caller left, the agent right, on the call's clock. Undefined for a call with no app, or
@@ -171,6 +179,8 @@ export function createCallEngine(ctx: EngineContext, options: CallEngineOptions 
       return () => registry.timelineListeners.delete(own);
     },
     heard: (callSid) => [...(registry.runtime(callSid)?.heard ?? [])],
+    audio: createCallAudio(registry),
+    phones: createHeldPhones(registry),
     conversationAudio: (callSid) => parts.streams.conversationAudio(callSid),
     alerts: (callSid) => registry.alerts(callSid),
     notifications: (accountSid, callSid) =>

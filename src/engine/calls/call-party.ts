@@ -5,6 +5,7 @@ import { eventClass } from "../time/scheduler.js";
 import type { CallRegistry, PartyPart } from "./call-registry.js";
 import type { CallRuntime } from "./call-runtime.js";
 import type { CallEvent } from "./call-transitions.js";
+import { ringHeldPhone } from "./held-phones.js";
 import { connect, runStep, sendDigits, speakNow, talk } from "./party-actions.js";
 import {
   defaultAnswerAfterMs,
@@ -67,6 +68,11 @@ function consultCallee(reg: CallRegistry, rt: CallRuntime, call: Call): void {
   const start = reg.now();
   if (parts.ownNumbers.dial(call)) {
     // One of the sandbox's own numbers: its inbound call answers (or not) through its own markup.
+    ringTimeout(reg, rt, call, start);
+    return;
+  }
+  if (ringHeldPhone(reg, rt, call)) {
+    // A number or client a browser phone holds: it rings there, and the page answers or declines.
     ringTimeout(reg, rt, call, start);
     return;
   }

@@ -4,7 +4,7 @@ import { type HeardSpan, recordedWindow } from "../recordings/recording-window.j
 import { finishRecording } from "../recordings/recordings.js";
 import { defaultSttProvider, recordVerbProvider, startTranscription } from "../recordings/transcriptions.js";
 import type { CallRegistry } from "./call-registry.js";
-import type { ActiveRecording, CallRuntime } from "./call-runtime.js";
+import type { ActiveRecording, CallRuntime, PlayedAudio } from "./call-runtime.js";
 import { spokenTo } from "./sandbox-speech.js";
 
 /**
@@ -58,19 +58,26 @@ function heardBy(rt: CallRuntime, active: ActiveRecording): HeardSpan[] {
   const add = (channel: number, utterances: CallRuntime["speech"]) => {
     for (const u of utterances) heard.push({ channel, text: u.text, start: u.start, end: u.end });
   };
-  if (active.track !== "outbound") add(1, rt.speech);
+  if (active.track !== "outbound") {
+    add(1, rt.speech);
+    // The party's live audio (a browser phone's microphone) is kept as it was said.
+    for (const piece of rt.mic) heard.push(audioSpan(1, piece));
+  }
   if (active.track === "inbound") return heard;
   // The second channel is what the party hears: the other leg's party, and what the sandbox or app says.
-  if (active.otherLeg) add(2, active.otherLeg.speech);
-  add(2, spokenTo(rt.heard));
-  for (const piece of rt.played) {
-    heard.push({
-      channel: 2,
-      text: "",
-      start: piece.start,
-      end: piece.end,
-      audio: Buffer.concat(piece.chunks),
-    });
+  if (active.otherLeg) {
+    add(2, active.otherLeg.speech);
+    for (const piece of active.otherLeg.mic) heard.push(audioSpan(2, piece));
   }
+  add(2, spokenTo(rt.heard));
+  for (const piece of rt.played) heard.push(audioSpan(2, piece));
   return heard;
 }
+
+const audioSpan = (channel: number, piece: PlayedAudio): HeardSpan => ({
+  channel,
+  text: "",
+  start: piece.start,
+  end: piece.end,
+  audio: Buffer.concat(piece.chunks),
+});

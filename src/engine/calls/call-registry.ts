@@ -140,6 +140,11 @@ export interface CallParts {
   streams: StreamsPart;
 }
 
+/** Whoever holds a phone outside the engine (held-phones.ts): hears a call ringing it. */
+export interface PhoneHolder {
+  ring(call: Call): void;
+}
+
 /** What every part of the running engine shares: state kept outside the store, and the one scheduler. */
 export interface CallRegistry {
   readonly services: EngineServices;
@@ -147,6 +152,9 @@ export interface CallRegistry {
   readonly runtimes: Map<string, CallRuntime>;
   /** Scripts set for numbers (`setParty`). */
   readonly parties: Map<string, PartyBehaviour>;
+  /** Numbers and clients held by a phone outside the engine (the inspector's browser phone), and the calls ringing them. */
+  readonly heldPhones: Map<string, PhoneHolder>;
+  readonly ringingPhones: Set<string>;
   /** The kept alerts, oldest first: every call's, or one call's (found by its sid, not by reading them all). */
   alerts(callSid?: string): Alert[];
   /** The same alerts as notifications (with sid and account), oldest first. */
@@ -222,6 +230,8 @@ export function createCallRegistry(
     services,
     runtimes,
     parties: new Map(),
+    heldPhones: new Map(),
+    ringingPhones: new Set(),
     alerts: (callSid) => notices(callSid).map(plain),
     notices,
     transcriptions: { forced: null, pending: new Map(), scripted: new Map() },

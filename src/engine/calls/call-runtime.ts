@@ -75,6 +75,9 @@ export interface CallRuntime {
   /** What an app played to this leg's party on a media stream (recordings hear it as the other side). */
   played: PlayedAudio[];
   playedBytes: number;
+  /** What the party said live (a browser phone's microphone): the caller's channel of streams and recordings. */
+  mic: PlayedAudio[];
+  micBytes: number;
   recordings: Map<string, ActiveRecording>;
   children: string[];
   bridgedWith: string | null;
@@ -110,6 +113,8 @@ export function createRuntime(sid: string, behaviour: PartyBehaviour, scripted: 
     speech: [],
     played: [],
     playedBytes: 0,
+    mic: [],
+    micBytes: 0,
     recordings: new Map(),
     children: [],
     bridgedWith: null,

@@ -6,13 +6,15 @@ import { sendCallback } from "../context/engine-services.js";
 import type { RelaySessionHost } from "../media-streams/relay-state.js";
 import { framePayloads, heardEnd, sounding, speechFrame } from "../media-streams/stream-audio.js";
 import type { PlaybackBudget } from "../media-streams/stream-budget.js";
+import { frameBytes } from "../media-streams/stream-protocol.js";
 import type { StreamEvent, StreamSessionHost } from "../media-streams/stream-state.js";
 import type { CallRegistry } from "./call-registry.js";
 import type { CallRuntime } from "./call-runtime.js";
+import { audioAt } from "./caller-audio.js";
 import { fullLengthMs, heardLengthMs, isTranscribed, keepPlayed } from "./sandbox-speech.js";
 
 /** What the sandbox plays to the caller at `at`: the words of a <Say> (or the app's text), a tone for other sounds. */
-function outboundFrame(rt: CallRuntime, at: number): string {
+export function outboundFrame(rt: CallRuntime, at: number): string {
   for (let i = rt.heard.length - 1; i >= 0 && i >= rt.heard.length - 8; i--) {
     const heard = rt.heard[i]!;
     const end = heard.at + heardLengthMs(heard);
@@ -30,9 +32,14 @@ function outboundFrame(rt: CallRuntime, at: number): string {
   return framePayloads.silence;
 }
 
-/** A track's 20 ms from `at`: inbound the scripted caller's speech, outbound what the sandbox plays. */
-function trackFrame(rt: CallRuntime, track: "inbound" | "outbound", at: number): string {
+/**
+ * A track's 20 ms from `at`: inbound the caller's live audio (a browser phone's microphone) or their scripted
+ * speech, outbound what the sandbox plays.
+ */
+export function trackFrame(rt: CallRuntime, track: "inbound" | "outbound", at: number): string {
   if (track === "inbound") {
+    const live = audioAt(rt.mic, at, frameBytes);
+    if (live) return Buffer.from(live).toString("base64");
     const said = sounding(rt.speech, at);
     return said ? speechFrame(said, "caller", at) : framePayloads.silence;
   }

@@ -3,6 +3,7 @@ import { api } from "../api.js";
 import { clockTime, dateTime, isLive, offset, price, seconds } from "../format.js";
 import { html } from "../html.js";
 import { useLive } from "../live.js";
+import { CallAudio } from "./call-audio.js";
 import { CallControls } from "./call-controls.js";
 import { StatusBadge } from "./calls.js";
 import { ConversationAudio, hadAgent } from "./conversation-audio.js";
@@ -50,6 +51,7 @@ export function CallPage({ sid }) {
       ${data.parent ? html`<span><strong>Parent</strong> <a href=${`#/calls/${data.parent.sid}`}>${data.parent.sid}</a></span>` : null}
     </div>
     ${isLive(call.status) ? html`<${CallControls} sid=${call.sid} />` : null}
+    ${isLive(call.status) ? html`<${CallAudio} sid=${call.sid} key=${call.sid} />` : null}
     <h2>Timeline</h2>
     <${TimelinePicture} detail=${data} />
     <${TurnsLane} sid=${call.sid} key=${call.sid} />

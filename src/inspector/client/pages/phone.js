@@ -6,9 +6,11 @@ import { isLive } from "../format.js";
 import { html } from "../html.js";
 import { useLive } from "../live.js";
 import { useOverview } from "../overview.js";
+import { CallAudio } from "./call-audio.js";
 import { CallControls } from "./call-controls.js";
 import { Heard, useCall } from "./call-page.js";
 import { StatusBadge } from "./calls.js";
+import { HeldPhone } from "./held-phone.js";
 import { Thread } from "./messages.js";
 import { NumberSettings } from "./numbers.js";
 
@@ -39,6 +41,7 @@ function ActiveCall({ sid }) {
   return html`<div class="active-call" aria-label="Current call">
     <p><${StatusBadge} status=${call.status} /> ${call.from} → ${call.to} · <a href=${`#/calls/${call.sid}`}>timeline</a></p>
     ${isLive(call.status) ? html`<${CallControls} sid=${call.sid} />` : html`<p>The call has ended (${call.status}).</p>`}
+    ${isLive(call.status) ? html`<${CallAudio} sid=${call.sid} key=${call.sid} />` : null}
     <${CallAlerts} alerts=${data.alerts} />
     <h3>What the app says</h3>
     <div aria-live="polite"><${Heard} heard=${data.heard} /></div>
@@ -129,6 +132,7 @@ export function PhonePage() {
         ${sent ? html`<div aria-live="polite"><${SmsThread} a=${sent.a} b=${sent.b} /></div>` : null}
       </section>
     </div>
+    <${HeldPhone} />
     <${NumberSettings} numbers=${numbers} />
   `;
 }
