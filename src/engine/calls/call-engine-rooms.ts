@@ -23,6 +23,7 @@ export function wireConferences(reg: CallRegistry): Conferences {
     services: reg.services,
     signal: signalCall(reg, "conference"),
     speechOf: (sid) => reg.runtime(sid)?.speech ?? [],
+    liveAudioOf: (sid) => reg.runtime(sid)?.mic ?? [],
     heard: (sid, entry) => {
       const rt = reg.runtime(sid);
       if (!rt) return;

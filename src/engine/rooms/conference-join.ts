@@ -83,6 +83,7 @@ export function joinConference(
     room.presence.push({
       callSid,
       speech: links.speechOf(callSid),
+      liveAudio: links.liveAudioOf(callSid),
       from: at,
       to: null,
       // A muted caller, or a coach (heard by the call it coaches alone), is not heard by the room.

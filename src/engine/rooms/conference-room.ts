@@ -12,10 +12,19 @@ export interface ConferenceLinks {
   /** Wakes the call's program (a `signal` named "conference"): it re-reads its state. */
   signal(callSid: string): void;
   speechOf(callSid: string): Utterance[];
+  /** What the caller says live (a browser phone's microphone), as the call keeps it. */
+  liveAudioOf(callSid: string): LiveAudio[];
   heard(callSid: string, entry: Omit<HeardEntry, "at">): void;
   note(callSid: string, kind: string, detail?: Record<string, unknown>): void;
   /** Completes a recording with its speech (and starts the account's default transcription). */
   finishRecording(sid: string, endAt: number, speech: SpeechSpan[]): Recording;
+}
+
+/** A stretch of live audio: mu-law at 8 kHz, 8 bytes a millisecond from `start` (clock times). */
+export interface LiveAudio {
+  start: number;
+  end: number;
+  chunks: Uint8Array[];
 }
 
 export interface Presence {
@@ -25,6 +34,8 @@ export interface Presence {
    * finished call's runtime may be dropped while the room's recording still runs).
    */
   speech: Utterance[];
+  /** What the caller says live, the call's own list as `speech` is. */
+  liveAudio: LiveAudio[];
   from: number;
   to: number | null;
   /** Stretches when the caller was muted or on hold: nothing it said then reaches the room. */
