@@ -6,6 +6,7 @@ import type { CallRuntime } from "./call-runtime.js";
 import { outboundFrame, trackFrame } from "./call-stream-hosts.js";
 import { dialRinging, holdMusicFrame, ringbackFrame, waitingOnHold } from "./call-tones.js";
 import { audioAt, keepMic } from "./caller-audio.js";
+import type { CallerWords } from "./caller-words.js";
 
 const silenceByte = 0xff;
 
@@ -68,7 +69,7 @@ function conferenceFrame(reg: CallRegistry, callSid: string, at: number): Uint8A
   return alawmulaw.mulaw.encode(samples);
 }
 
-export function createCallAudio(reg: CallRegistry): CallAudio {
+export function createCallAudio(reg: CallRegistry, words: CallerWords): CallAudio {
   return {
     heard(callSid, at) {
       const rt = liveRuntime(reg, callSid);
@@ -77,7 +78,8 @@ export function createCallAudio(reg: CallRegistry): CallAudio {
     speak(callSid, audio) {
       const rt = liveRuntime(reg, callSid);
       if (!rt) return false;
-      keepMic(rt, reg.now(), audio);
+      const at = keepMic(rt, reg.now(), audio);
+      if (at !== null) words.heard(rt, at, audio);
       return true;
     },
     live: (callSid) => liveRuntime(reg, callSid) !== undefined,

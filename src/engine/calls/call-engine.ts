@@ -30,6 +30,7 @@ import type { TimelineEntry } from "./call-runtime.js";
 import { type InboundRing, ringInbound, startOutbound } from "./call-starts.js";
 import { createStreams } from "./call-streams.js";
 import { createVerbEnv } from "./call-verb-env.js";
+import { createCallerWords } from "./caller-words.js";
 import { createHeldPhones, type HeldPhones } from "./held-phones.js";
 import type { PartyBehaviour, PartyBehaviourInput } from "./party-behaviour.js";
 import type { StreamRecord, StreamsPart } from "./stream-records.js";
@@ -143,9 +144,11 @@ export function createCallEngine(ctx: EngineContext, options: CallEngineOptions 
   parts.legs = createLegs(registry);
   parts.program = createProgram(registry);
   parts.recordings = createCallRecordings(registry);
+  // One transcriber, shared by streams' agents and live callers: its bound on transcriptions under way is the sandbox's.
+  const transcribers = options.transcriber ? { transcriber: options.transcriber, pending: 0 } : null;
   parts.streams = createStreams(registry, {
     maxQueuedBytes: options.maxQueuedStreamBytes,
-    transcriber: options.transcriber,
+    transcribers,
     agentTurnTimeoutMs: options.agentTurnTimeoutMs,
   });
   parts.envFor = createVerbEnv(registry, (message) => messageLifecycle.start(message));
@@ -179,7 +182,7 @@ export function createCallEngine(ctx: EngineContext, options: CallEngineOptions 
       return () => registry.timelineListeners.delete(own);
     },
     heard: (callSid) => [...(registry.runtime(callSid)?.heard ?? [])],
-    audio: createCallAudio(registry),
+    audio: createCallAudio(registry, createCallerWords(registry, transcribers)),
     phones: createHeldPhones(registry),
     conversationAudio: (callSid) => parts.streams.conversationAudio(callSid),
     alerts: (callSid) => registry.alerts(callSid),

@@ -2,7 +2,7 @@
 import { errors } from "../../domain/errors.js";
 import type { RelayControl, RelaySpec, StreamControl, StreamSpec } from "../../markup/effects.js";
 import { defaultAgentTurnTimeoutMs, maxAgentTurnTimeoutMs } from "../media-streams/agent-turns.js";
-import type { Transcriber } from "../media-streams/agent-utterances.js";
+import type { TranscriberPool } from "../media-streams/agent-utterances.js";
 import { openRelaySession } from "../media-streams/relay-session.js";
 import { budgetGauge, createPlaybackBudget, resetBudget } from "../media-streams/stream-budget.js";
 import { openStreamSession, type StreamSession } from "../media-streams/stream-session.js";
@@ -74,8 +74,8 @@ function findUnidirectional(entries: readonly Entry[], sidOrName: string): Entry
 export interface StreamsOptions {
   /** What every bidirectional stream's playback queue may hold together (stream-budget.ts). */
   maxQueuedBytes?: number | undefined;
-  /** Turns each turn of a `<Connect><Stream>` app's audio into the words it said. */
-  transcriber?: Transcriber | undefined;
+  /** Turns each turn of a `<Connect><Stream>` app's audio into the words it said (shared with live callers' words). */
+  transcribers?: TranscriberPool | null;
   /** How long the virtual clock waits for an app's answer (stream-agent.ts, relay-turns.ts). */
   agentTurnTimeoutMs?: number | undefined;
 }
@@ -85,7 +85,7 @@ export function createStreams(reg: CallRegistry, options: StreamsOptions = {}): 
   const { budget } = hosting;
   const { services, parts, now } = reg;
   const { ctx, scheduler } = services;
-  const conversations = createConversationFeeds(reg, options.transcriber);
+  const conversations = createConversationFeeds(reg, options.transcribers ?? null);
   /** Streams of each live call by sid, in the order they started (stopped ones too, a few). */
   const byCall = new Map<string, Map<string, Entry>>();
   /** Relay sessions open now, by call (one at most: the call waits in its <Connect>). */

@@ -8,17 +8,25 @@ const joinWithinMs = 60;
 /** A sender running this far ahead of the clock is dropped until the clock catches up. */
 const aheadLimitMs = 500;
 
-/** Keeps `audio` (mu-law, 8 bytes a millisecond) the party said from `now`; back-to-back frames join into one stretch. */
-export function keepMic(rt: CallRuntime, now: number, audio: Uint8Array): void {
-  if (audio.length === 0 || rt.micBytes + audio.length > maxMicBytesPerCall) return;
+/**
+ * Keeps `audio` (mu-law, 8 bytes a millisecond) the party said from `now`; back-to-back frames join into one
+ * stretch. Answers the clock time the audio starts at, or null when it was not kept: empty, past the call's
+ * bound, or sent too far ahead of the clock.
+ */
+export function keepMic(rt: CallRuntime, now: number, audio: Uint8Array): number | null {
+  if (audio.length === 0 || rt.micBytes + audio.length > maxMicBytesPerCall) return null;
   const last = rt.mic.at(-1);
-  if (last && last.end > now + aheadLimitMs) return;
+  if (last && last.end > now + aheadLimitMs) return null;
   rt.micBytes += audio.length;
   const ms = audio.length / 8;
   if (last && last.end >= now - joinWithinMs) {
+    const at = last.end;
     last.chunks.push(audio);
     last.end += ms;
-  } else rt.mic.push({ start: now, end: now + ms, chunks: [audio] });
+    return at;
+  }
+  rt.mic.push({ start: now, end: now + ms, chunks: [audio] });
+  return now;
 }
 
 /**

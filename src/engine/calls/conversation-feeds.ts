@@ -1,9 +1,5 @@
 // What a call's <Connect> apps give its conversation audio and its agent's words: a stream's frames and the app's audio, a relay's speech.
-import {
-  type Transcriber,
-  type TranscriberPool,
-  trackAgentUtterances,
-} from "../media-streams/agent-utterances.js";
+import { type TranscriberPool, trackAgentUtterances } from "../media-streams/agent-utterances.js";
 import {
   type ConversationAudio,
   createConversationAudio,
@@ -22,11 +18,10 @@ import { agentHeard } from "./verb-party-cues.js";
  * Every call's conversation with its `<Connect>` apps (bounded: conversation-audio.ts), and the transcriber
  * media streams share: what the streams part wraps its hosts with.
  */
-export function createConversationFeeds(reg: CallRegistry, transcriber: Transcriber | undefined) {
+export function createConversationFeeds(reg: CallRegistry, transcribers: TranscriberPool | null) {
   const audio = createConversationAudio((callSid, reason) =>
     reg.noteOn(callSid, "conversation.limit", { reason }),
   );
-  const transcribers = transcriber ? { transcriber, pending: 0 } : null;
   return {
     audio,
     stream: (rt: CallRuntime, host: StreamSessionHost, streamSid: string) =>
@@ -72,6 +67,7 @@ export function streamConversationHost(
       clockMode: host.clockMode,
       callSid,
       streamSid,
+      speaker: "agent",
       timeline: host.timeline,
       said(text, startedAt, ms) {
         // A call dropped since (a sandbox reset) hears nothing more.

@@ -5,10 +5,13 @@ import { eventClass, type Scheduler } from "../time/scheduler.js";
 import { quietAgentMs } from "./agent-turns.js";
 import { newByteQueue, pushBytes, takeBytes } from "./stream-bytes.js";
 
-/** One utterance of the agent, as the caller heard it. */
+/** One utterance: the agent's, as the caller heard it, or the caller's own (a browser phone's microphone). */
 export interface AgentAudio {
+  /** Whose words these are: a media-stream app's (`agent`), or a live caller's (`caller`). */
+  readonly speaker: "agent" | "caller";
   readonly callSid: string;
-  readonly streamSid: string;
+  /** The stream whose app said it; null for a caller's words. */
+  readonly streamSid: string | null;
   /** 8 kHz mu-law, one byte a sample; a gap between the app's pieces of audio is silence (0xFF). */
   readonly mulaw: Uint8Array;
   /** The same audio as 16-bit PCM samples. */
@@ -19,7 +22,7 @@ export interface AgentAudio {
   readonly durationMs: number;
 }
 
-/** Turns an agent's audio into the words it said (`createSandbox({ transcriber })`). */
+/** Turns an agent's (or a live caller's) audio into the words it said (`createSandbox({ transcriber })`). */
 export interface Transcriber {
   transcribe(audio: AgentAudio): string | Promise<string>;
   /** Virtual clock: real milliseconds the clock waits for one transcription before going on without it (default 30 000). */
@@ -42,7 +45,9 @@ export interface UtteranceHost {
   readonly scheduler: Scheduler;
   clockMode(): ClockMode;
   readonly callSid: string;
-  readonly streamSid: string;
+  readonly streamSid: string | null;
+  /** Whose utterances these are; the timeline's notes about them start with `stream.` or `caller.`. */
+  readonly speaker: AgentAudio["speaker"];
   timeline(kind: string, detail?: Record<string, unknown>): void;
   /** The transcriber's words for the utterance that played from `startedAt` for `ms`. */
   said(text: string, startedAt: number, ms: number): void;
@@ -73,7 +78,8 @@ export function trackAgentUtterances(pool: TranscriberPool, host: UtteranceHost)
     if (bytes.length === 0) return;
     const mulaw = takeBytes(bytes, bytes.length);
     bytes = newByteQueue();
-    handOver(pool, host, {
+    transcribeUtterance(pool, host, {
+      speaker: "agent",
       callSid: host.callSid,
       streamSid: host.streamSid,
       mulaw,
@@ -105,11 +111,17 @@ export function trackAgentUtterances(pool: TranscriberPool, host: UtteranceHost)
   };
 }
 
+/** The timeline's note `name` about an utterance of `host`'s: `stream.<name>` with the stream's sid, or `caller.<name>`. */
+const noteOf = (host: UtteranceHost, name: string, detail: Record<string, unknown>) =>
+  host.timeline(
+    host.speaker === "agent" ? `stream.${name}` : `caller.${name}`,
+    host.streamSid === null ? detail : { sid: host.streamSid, ...detail },
+  );
+
 /** The utterance goes to the transcriber; its words are applied at once, or when they come (see `settle`). */
-function handOver(pool: TranscriberPool, host: UtteranceHost, audio: AgentAudio): void {
-  const { streamSid: sid } = host;
+export function transcribeUtterance(pool: TranscriberPool, host: UtteranceHost, audio: AgentAudio): void {
   if (pool.pending >= maxPendingTranscriptions) {
-    host.timeline("stream.transcription-skipped", { sid, pending: pool.pending });
+    noteOf(host, "transcription-skipped", { pending: pool.pending });
     return;
   }
   let result: string | Promise<string>;
@@ -144,7 +156,7 @@ function settle(
   audio: AgentAudio,
   settled: Promise<Outcome>,
 ): void {
-  const label = `stream transcription ${host.streamSid}`;
+  const label = `${host.speaker} transcription ${host.streamSid ?? host.callSid}`;
   if (host.clockMode() !== "virtual") {
     void settled.then((outcome) =>
       host.scheduler.after(0, eventClass.input, label, () => apply(host, audio, outcome)),
@@ -160,13 +172,13 @@ function settle(
     const outcome = await Promise.race([settled, late]);
     clearTimeout(timer);
     if (outcome) apply(host, audio, outcome);
-    else host.timeline("stream.transcription-late", { sid: host.streamSid, waitedMs: timeoutMs });
+    else noteOf(host, "transcription-late", { waitedMs: timeoutMs });
   });
 }
 
 function apply(host: UtteranceHost, audio: AgentAudio, outcome: Outcome): void {
   if ("error" in outcome) {
-    host.timeline("stream.transcription-failed", { sid: host.streamSid, error: outcome.error });
+    noteOf(host, "transcription-failed", { error: outcome.error });
     return;
   }
   host.said(outcome.text.trim(), audio.startedAt, audio.durationMs);
