@@ -18,9 +18,11 @@ describe("a live caller's words", () => {
   /** A sandbox whose transcriber answers `words` for each utterance; the app's actions kept. */
   function world(words: string | null) {
     const utterances: AgentAudio[] = [];
-    const sandbox = createSandbox(
-      words === null ? {} : { transcriber: { transcribe: (u) => (utterances.push(u), words) } },
-    );
+    const transcribe = (u: AgentAudio) => {
+      utterances.push(u);
+      return words ?? "";
+    };
+    const sandbox = createSandbox(words === null ? {} : { transcriber: { transcribe } });
     sandboxes.push(sandbox);
     const actions: Record<string, string>[] = [];
     sandbox.webhooks.register(`${appBase}/`, (request) => {

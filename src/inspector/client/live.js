@@ -13,12 +13,16 @@ export function useLive(load, deps, wants) {
   const wantsRef = useRef(wants);
   wantsRef.current = wants;
 
+  // Loads may finish out of order (a filter changed while the last one was under way): only the newest one's
+  // answer is shown, so an older answer never replaces what the page asks for now.
+  const latest = useRef(0);
   const reload = useCallback(async () => {
+    const mine = ++latest.current;
     try {
       const data = await loadRef.current();
-      setState({ data, error: null, loading: false });
+      if (mine === latest.current) setState({ data, error: null, loading: false });
     } catch (error) {
-      setState((s) => ({ data: s.data, error, loading: false }));
+      if (mine === latest.current) setState((s) => ({ data: s.data, error, loading: false }));
     }
   }, []);
 
