@@ -41,4 +41,22 @@ describe("a <Play> as the browser phone hears it", () => {
     await settle();
     expect(Buffer.from(sandbox().calls.audio.heard(sid, at2, media)!).equals(Buffer.from(tone))).toBe(true);
   });
+
+  it("in a queue, plays a waitUrl's fetchable WAV instead of the hold tune", async () => {
+    const wav = wavFile([sine(300, 1000)]);
+    sandbox().webhooks.register("https://media.example.test/hold.wav", () => ({ body: wav }));
+    const media = createPlayMedia(sandbox().webhooks);
+    await h.routeMainNumber("/voice");
+    h.app.on("/voice", '<Response><Enqueue waitUrl="/wait">support</Enqueue></Response>');
+    h.app.on("/wait", "<Response><Play>https://media.example.test/hold.wav</Play></Response>");
+    const sid = await h.ringMainNumber();
+    await sandbox().clock.advance(300);
+    expect(sandbox().store.queueMembers.get(sid)).toBeDefined();
+    const at = sandbox().clock.now();
+    const hold = sandbox().calls.audio.heard(sid, at, media)!;
+    await settle();
+    const heard = sandbox().calls.audio.heard(sid, at, media)!;
+    expect(Buffer.from(heard).equals(Buffer.from(hold))).toBe(false);
+    expect(heard.some((b) => b !== 0xff)).toBe(true);
+  });
 });
