@@ -1,6 +1,7 @@
 // A call's audio WebSocket: the call's audio as its party hears it, and the browser's microphone as what the party says.
 import type { WebSocket } from "ws";
 import { errors } from "../domain/errors.js";
+import type { PlayMedia } from "../engine/calls/call-audio.js";
 import type { SandboxCore } from "../sandbox.js";
 import { inspectorApiPath } from "./paths.js";
 
@@ -17,7 +18,7 @@ const backlogLimitBytes = 64 * 1024;
 export const maxAudioMessageBytes = 10 * audioFrameBytes;
 
 /** Sends what the party hears, a frame per 20 ms of the clock, and keeps what the browser sends as the party's speech. */
-export function attachAudio(sandbox: SandboxCore, ws: WebSocket, callSid: string): void {
+export function attachAudio(sandbox: SandboxCore, ws: WebSocket, callSid: string, media?: PlayMedia): void {
   const audio = sandbox.calls.audio;
   const aligned = (t: number) => Math.floor(t / frameMs) * frameMs;
   let cursor = aligned(sandbox.clock.now() - lagMs);
@@ -25,7 +26,7 @@ export function attachAudio(sandbox: SandboxCore, ws: WebSocket, callSid: string
     const now = sandbox.clock.now();
     if (now - cursor > catchUpMs) cursor = aligned(now - lagMs);
     while (cursor + lagMs <= now) {
-      const frame = audio.heard(callSid, cursor);
+      const frame = audio.heard(callSid, cursor, media);
       if (!frame) {
         ws.close(1000, "the call is over");
         return;

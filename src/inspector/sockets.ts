@@ -13,6 +13,7 @@ import { checkAdmin } from "./access.js";
 import { attachAudio, audioCallOf, maxAudioMessageBytes } from "./audio-socket.js";
 import { inspectorApiPath } from "./paths.js";
 import { attachPhone, phoneAddressOf } from "./phone-socket.js";
+import { createPlayMedia } from "./play-media.js";
 
 /** The protocol the server answers with; the browser offers it beside the one carrying the token. */
 export const socketProtocol = "voice-sandbox";
@@ -56,10 +57,11 @@ export function createInspectorSockets(
     handleProtocols: (offered) => (offered.has(socketProtocol) ? socketProtocol : false),
   });
   const admitted = new WeakMap<SandboxResponse, Attach>();
+  const media = createPlayMedia(sandbox.webhooks);
   /** What the path opens: a live call's audio or a phone to hold; throws the admin API's error otherwise. */
   const target = (path: string): Attach => {
     const callSid = audioCallOf(sandbox, path);
-    if (callSid) return (ws) => attachAudio(sandbox, ws, callSid);
+    if (callSid) return (ws) => attachAudio(sandbox, ws, callSid, media);
     const address = phoneAddressOf(sandbox, path);
     if (address) return (ws) => attachPhone(sandbox, ws, address);
     throw errors.notFound(path);

@@ -6,6 +6,7 @@ import { type DispatcherState, isIdle, type Job, type WebhookClock } from "./dis
 import { createHostQueues } from "./host-queues.js";
 import { createReceiverRegistry, type WebhookReceiver } from "./in-process-receivers.js";
 import { fetchMarkup } from "./markup-fetch.js";
+import { fetchMedia, type MediaRequest, type MediaResult } from "./media-fetch.js";
 import { createTransport } from "./transport.js";
 import { checkOptions, type WebhookOptions } from "./webhook-options.js";
 
@@ -38,6 +39,8 @@ export interface WebhookDispatcher extends WebhookSender {
   list(filter?: DeliveryFilter): DeliveryAttempt[];
   /** Answer deliveries to URLs starting with `urlPrefix` in-process; returns a function that removes it. */
   register(urlPrefix: string, receiver: WebhookReceiver): () => void;
+  /** GETs media (audio a <Play> names) as bytes through the same receivers and fetch; unlogged, never rejects. */
+  fetchMedia(request: Omit<MediaRequest, "userAgent">): Promise<MediaResult>;
   stats(): DispatcherStats;
   /** True while a delivery is ready to go or in flight (what `idle()` waits out). */
   busy(): boolean;
@@ -90,6 +93,8 @@ export function createWebhookDispatcher(
     list: (filter) => log.list(filter),
     busy: () => !isIdle(s),
     register: (urlPrefix, receiver) => receivers.register(urlPrefix, receiver),
+    fetchMedia: (request) =>
+      fetchMedia(receivers, () => deps.fetch ?? globalThis.fetch, { ...request, userAgent: s.userAgent }),
     stats: () => ({
       queued: s.queued,
       inFlight: s.inFlight + s.inFlightRequests,

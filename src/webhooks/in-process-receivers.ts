@@ -17,7 +17,8 @@ export interface ReceiverAnswer {
   /** Default 200. */
   status?: number;
   headers?: Record<string, string>;
-  body?: string;
+  /** Bytes for a binary answer (audio a <Play> names); markup and callbacks read it as UTF-8. */
+  body?: string | Uint8Array;
 }
 
 /** Answers a delivery: an answer object, a body string (200, text/xml), or nothing (200, empty). */

@@ -90,7 +90,7 @@ async function exchange(
         kind: "response",
         ...answer,
         setCookies: setCookie ? [setCookie] : [],
-        body: truncate(answer.body, request.maxBodyBytes),
+        body: truncate(textOf(answer.body), request.maxBodyBytes),
         url,
       };
     }
@@ -161,6 +161,9 @@ async function readBounded(body: ReadableStream<Uint8Array> | null, limit: numbe
   }
   return new TextDecoder().decode(Buffer.concat(chunks));
 }
+
+const textOf = (body: string | Uint8Array) =>
+  typeof body === "string" ? body : new TextDecoder().decode(body);
 
 /** An in-process answer held to the same limit as one read from the network. */
 function truncate(text: string, limit: number): string {
