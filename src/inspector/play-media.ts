@@ -1,5 +1,6 @@
-// The audio of <Play> files for the browser phone: fetched off the engine's path, decoded to 8 kHz mu-law, kept per URL (LRU, byte-bounded).
+// The audio of <Play> files for the browser phone: fetched off the engine's path, decoded (WAV, MP3) to 8 kHz mu-law, kept per URL (LRU, byte-bounded).
 import type { PlayMedia } from "../engine/calls/call-audio.js";
+import { decodeMp3 } from "../engine/speech/mp3-decode.js";
 import { decodeWav } from "../engine/speech/wav-decode.js";
 import type { WebhookDispatcher } from "../webhooks/dispatcher.js";
 
@@ -40,7 +41,9 @@ export function createPlayMedia(webhooks: Pick<WebhookDispatcher, "fetchMedia">)
       entries.set(url, fresh);
       void webhooks
         .fetchMedia({ url, timeoutMs: playFetchTimeoutMs, maxBytes: maxPlayFileBytes })
-        .then((result) => keep(url, fresh, result.ok ? decodeWav(result.bytes) : null))
+        .then(async (result) =>
+          keep(url, fresh, result.ok ? (decodeWav(result.bytes) ?? (await decodeMp3(result.bytes))) : null),
+        )
         .catch(() => keep(url, fresh, null));
       return undefined;
     },

@@ -2,6 +2,7 @@
 import alawmulaw from "alawmulaw";
 import { afterEach, describe, expect, it } from "vitest";
 import { wavFile } from "../../src/engine/recordings/recording-audio.js";
+import { decodeMp3 } from "../../src/engine/speech/mp3-decode.js";
 import { decodeWav } from "../../src/engine/speech/wav-decode.js";
 import { createSandbox, type Sandbox } from "../../src/index.js";
 import { createPlayMedia } from "../../src/inspector/play-media.js";
@@ -75,6 +76,28 @@ describe("decoding a <Play> file", () => {
   });
 });
 
+describe("decoding a <Play> MP3", () => {
+  /** `samples` at `rate` as MP3, by LAME (the encoder the sandbox's recordings use). */
+  async function mp3(samples: Int16Array, rate: number): Promise<Uint8Array> {
+    const lame = await import("@breezystack/lamejs");
+    const encoder = new lame.Mp3Encoder(1, rate, 64);
+    return Buffer.concat([new Uint8Array(encoder.encodeBuffer(samples)), new Uint8Array(encoder.flush())]);
+  }
+
+  it("reads an MP3 at 44.1 and 8 kHz as 8 kHz mono mu-law, and refuses what is no MP3", async () => {
+    for (const rate of [44100, 8000]) {
+      const out = await decodeMp3(await mp3(sine(300, rate, 1000), rate));
+      expect(out, `${rate} Hz`).not.toBeNull();
+      // A second, give or take the encoder's padding (a frame or two).
+      expect(out!.length).toBeGreaterThan(7000);
+      expect(out!.length).toBeLessThan(10_000);
+      expect(loudness(out!.subarray(2000, 6000))).toBeGreaterThan(2000);
+    }
+    expect(await decodeMp3(new TextEncoder().encode("<html>not audio</html>"))).toBeNull();
+    expect(await decodeMp3(Uint8Array.from([0xff, 0xfb, 0x90, 0x64, 1, 2, 3]))).toBeNull();
+  });
+});
+
 describe("fetching a <Play> file", () => {
   let sandbox: Sandbox;
   afterEach(() => sandbox?.reset());
@@ -115,16 +138,28 @@ describe("fetching a <Play> file", () => {
     });
   });
 
-  it("gives no audio for a file it could not fetch or decode, and the file's audio for one it could", async () => {
+  it("gives no audio for a file it could not fetch or decode, and the file's audio for one it could (WAV or MP3)", async () => {
     sandbox = createSandbox();
     const audio = wavFile([sine(300, 8000, 200)]);
-    sandbox.webhooks.register("https://media.example.test/", (request) =>
-      request.url.endsWith("/tone.wav") ? { body: audio } : { body: "<html>a page, not audio</html>" },
-    );
+    const lame = await import("@breezystack/lamejs");
+    const encoder = new lame.Mp3Encoder(1, 8000, 32);
+    const song = Buffer.concat([
+      new Uint8Array(encoder.encodeBuffer(sine(440, 8000, 1000))),
+      new Uint8Array(encoder.flush()),
+    ]);
+    sandbox.webhooks.register("https://media.example.test/", (request) => {
+      if (request.url.endsWith("/tone.wav")) return { body: audio };
+      if (request.url.endsWith("/song.mp3")) return { headers: { "content-type": "audio/mpeg" }, body: song };
+      return { body: "<html>a page, not audio</html>" };
+    });
     const media = createPlayMedia(sandbox.webhooks);
     for (const url of ["https://media.example.test/page.wav", "https://media.example.test/tone.wav"])
       expect(media.audioOf(url)).toBeUndefined();
     await expect.poll(() => media.audioOf("https://media.example.test/tone.wav")?.length).toBe(1600);
     expect(media.audioOf("https://media.example.test/page.wav")).toBeUndefined();
+    expect(media.audioOf("https://media.example.test/song.mp3")).toBeUndefined();
+    await expect
+      .poll(() => media.audioOf("https://media.example.test/song.mp3")?.length ?? 0)
+      .toBeGreaterThan(7000);
   });
 });

@@ -62,7 +62,7 @@ function toMulaw(
 }
 
 /** Linear interpolation to 8 kHz, averaging over each output step when the source is faster (a plain low-pass). */
-function resampleLinear(mono: Float64Array, from: number): Int16Array {
+export function resampleLinear(mono: Float64Array | Float32Array, from: number): Int16Array {
   const length = Math.floor((mono.length * rate) / from);
   const out = new Int16Array(length);
   const step = from / rate;
