@@ -1,6 +1,8 @@
 // The inspector's audio WebSocket over a real socket: who may open it, frames both ways, and what it refuses.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
+import { wavFile } from "../../src/engine/recordings/recording-audio.js";
+import { decodeWav } from "../../src/engine/speech/wav-decode.js";
 import { createSandbox, type Sandbox } from "../../src/index.js";
 import { type RunningInspector, startInspector } from "../../src/inspector/index.js";
 import { type RunningServer, serve } from "../../src/server/serve.js";
@@ -29,6 +31,13 @@ function encodeMulaw(sample: number): number {
   return ~(sign | (exponent << 4) | ((pcm >> (exponent + 3)) & 0x0f)) & 0xff;
 }
 const loud = (frame: Uint8Array) => frame.some((b) => b !== 0xff && b !== 0x7f);
+
+/** Where the <Play> file is served, and the file: 2 s of a 523 Hz sine as 8 kHz PCM. */
+const media = "https://media.example.test";
+const songSamples = Int16Array.from({ length: 16_000 }, (_, i) =>
+  Math.round(9000 * Math.sin((2 * Math.PI * 523 * i) / 8000)),
+);
+const song = wavFile([songSamples]);
 
 interface Opened {
   socket: WebSocket;
@@ -72,6 +81,8 @@ describe("the inspector's audio WebSocket", () => {
   let streamApp: StreamApp;
   let base = "";
   let talk = true;
+  /** The call's markup when set; a <Connect><Stream> to the app otherwise. */
+  let markup: string | null = null;
 
   beforeAll(async () => {
     // The app speaks a tone while `talk` is on, answering each caller frame with one of its own.
@@ -88,8 +99,9 @@ describe("the inspector's audio WebSocket", () => {
     sandbox.store.phoneNumbers.replace({ ...line, voice_url: `${app}/voice` });
     sandbox.webhooks.register(
       `${app}/`,
-      () => `<Response><Connect><Stream url="${streamApp.url()}"/></Connect></Response>`,
+      () => markup ?? `<Response><Connect><Stream url="${streamApp.url()}"/></Connect></Response>`,
     );
+    sandbox.webhooks.register(`${media}/`, () => ({ headers: { "content-type": "audio/wav" }, body: song }));
     inspector = await startInspector(sandbox);
     base = inspector.url.replace(/^http/, "ws").replace(/\/__sandbox\/ui$/, "");
   });
@@ -143,6 +155,21 @@ describe("the inspector's audio WebSocket", () => {
     expect(line.frames.slice(-10).some(loud)).toBe(false);
     sandbox.calls.hangup(sid);
     talk = true;
+  });
+
+  it("plays a <Play> file's own audio once the sandbox has fetched it", async () => {
+    markup = `<Response><Play loop="10">${media}/song.wav</Play></Response>`;
+    try {
+      const call = sandbox.calls.ring({ from: caller, to: fixtures.acme.mainNumber });
+      const line = await open(audioUrl(call.sid), ["voice-sandbox", bearer]);
+      // Every frame of the file's audio is a run of its bytes; the tone played before the fetch is not.
+      const file = Buffer.from(decodeWav(song)!);
+      await until(() => line.frames.some((frame) => loud(frame) && file.indexOf(frame) >= 0));
+      sandbox.calls.hangup(call.sid);
+      await line.closed;
+    } finally {
+      markup = null;
+    }
   });
 
   it("takes the admin token as a header from a tool", async () => {
