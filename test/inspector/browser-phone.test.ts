@@ -14,6 +14,7 @@ import { rms } from "../support/audio-energy.js";
 import { type LaunchedBrowser, launchBrowser, noBrowserReason } from "../support/browser.js";
 import { fixtures } from "../support/fixtures.js";
 import { type StreamApp, type StreamMessage, startStreamApp } from "../support/stream-app.js";
+import { placeWithTwiml } from "../support/stream-world.js";
 import { readWav } from "../support/wav-file.js";
 
 const screenshotFolder = process.env.VOICE_SANDBOX_SCREENSHOTS
@@ -158,22 +159,11 @@ describe.skipIf(noBrowserReason !== null)(
       await page.getByLabel("Address").fill("client:alice");
       await page.getByRole("button", { name: "Hold" }).click();
       await page.getByText("Phone: holding client:alice").waitFor({ timeout: 30_000 });
-      const res = await sandbox.fetch(
-        `${sandbox.baseUrl}/2010-04-01/Accounts/${fixtures.acme.sid}/Calls.json`,
-        {
-          method: "POST",
-          headers: {
-            authorization: `Basic ${Buffer.from(`${fixtures.acme.sid}:${fixtures.acme.authToken}`).toString("base64")}`,
-            "content-type": "application/x-www-form-urlencoded",
-          },
-          body: new URLSearchParams({
-            To: "client:alice",
-            From: fixtures.acme.mainNumber,
-            Twiml: '<Response><Say loop="20">Your table for two is ready.</Say></Response>',
-          }).toString(),
-        },
+      const sid = await placeWithTwiml(
+        sandbox,
+        "client:alice",
+        '<Response><Say loop="20">Your table for two is ready.</Say></Response>',
       );
-      const { sid } = (await res.json()) as { sid: string };
       await page.getByText(`${fixtures.acme.mainNumber} → client:alice`).waitFor({ timeout: 30_000 });
       expect(sandbox.store.calls.get(sid)!.status).toBe("ringing");
       if (screenshotFolder) await page.screenshot({ path: `${screenshotFolder}inspector-be-called.png` });
