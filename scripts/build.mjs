@@ -185,5 +185,10 @@ await build({
 await buildEntry();
 await buildProgram();
 cpSync(join(root, "src/inspector/client"), join(root, "dist/inspector/client"), { recursive: true });
+// The frame senders' worker runs as it is written (frame-senders.ts starts it by file).
+cpSync(
+  join(root, "src/engine/media-streams/frame-sender.worker.mjs"),
+  join(root, "dist/engine/media-streams/frame-sender.worker.mjs"),
+);
 run(["--import", "tsx", "src/scenarios/write-json-schema.ts"]);
 run(["--import", "tsx", "src/fixtures/write-default-json.ts"]);

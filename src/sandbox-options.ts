@@ -38,8 +38,11 @@ export interface SandboxOptions {
   /**
    * Media streams: `maxQueuedBytes`, what every bidirectional stream's queue of the app's audio and marks
    * may hold together (default 64 MiB), shared out equally between the streams open (docs/limits.md, Audio).
+   * `senderThreads`: on the real clock, worker threads that hold the streams' sockets and send their frames
+   * on time whatever the main thread is doing (default: the machine's cores less one, 1 to 4; 0 sends them
+   * from the main thread, as the virtual clock always does). docs/scale.md, Media streams.
    */
-  streams?: { maxQueuedBytes?: number };
+  streams?: { maxQueuedBytes?: number; senderThreads?: number };
   /**
    * Turns what a `<Connect><Stream>` app plays into words: `transcribe(audio)` gets each turn of the app's
    * audio (8 kHz mu-law and PCM) once it ends and answers its text, or a promise of it. The words join the

@@ -14,6 +14,7 @@ import {
   defaultRecordRetention,
   type RetentionControl,
 } from "./engine/context/retention.js";
+import { type FrameSenders, sharedFrameSenders } from "./engine/media-streams/frame-senders.js";
 import { type Clock, createRealClock, createVirtualClock } from "./engine/time/clock.js";
 import { parseDuration } from "./engine/time/duration.js";
 import { createSwitchableClock, type SwitchableClock } from "./engine/time/switchable-clock.js";
@@ -27,7 +28,7 @@ import { createHandle, type Handle } from "./http/handle.js";
 import { createRequestJournal, type RequestJournal } from "./http/request-journal.js";
 import { routes } from "./http/routes.js";
 import type { SandboxSettings, ScenarioPlayer } from "./http/services.js";
-import { defaultFixturesPath } from "./package-files.js";
+import { codeFile, defaultFixturesPath } from "./package-files.js";
 import type { SandboxOptions } from "./sandbox-options.js";
 import type { ScenarioSource } from "./scenarios/input.js";
 import type { ScenarioResult } from "./scenarios/result.js";
@@ -106,6 +107,14 @@ function resolveFixtures(fixtures: SandboxOptions["fixtures"]): FixtureFile | nu
   return fixtureFileSchema.parse(fixtures);
 }
 
+/** The sandbox's frame senders: the process's threads of that size, or none (0: frames leave from the main thread). */
+function frameSendersFor(threads: number | undefined): FrameSenders | null {
+  if (threads !== undefined && (!Number.isSafeInteger(threads) || threads < 0 || threads > 64))
+    throw new RangeError(`streams.senderThreads must be a whole number from 0 to 64 (got ${threads})`);
+  if (threads === 0) return null;
+  return sharedFrameSenders(codeFile("engine", "media-streams", "frame-sender.worker.mjs"), threads);
+}
+
 function createClock(option: SandboxOptions["clock"]): Clock {
   if (option === undefined || option === "virtual") return createVirtualClock();
   if (option === "real") return createRealClock();
@@ -158,6 +167,7 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
     ...(options.agentTurnTimeout !== undefined
       ? { agentTurnTimeoutMs: parseDuration(options.agentTurnTimeout) }
       : {}),
+    frameSenders: frameSendersFor(options.streams?.senderThreads),
   });
 
   const state = createStateControl({ seed, fixtures, engine, calls, faults, requests, webhooks, replaced });

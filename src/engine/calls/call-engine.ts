@@ -9,6 +9,7 @@ import type { HeardEntry, StreamSpec } from "../../markup/effects.js";
 import type { EngineContext } from "../context/context.js";
 import type { EngineServices } from "../context/engine-services.js";
 import type { Transcriber } from "../media-streams/agent-utterances.js";
+import type { FrameSenders } from "../media-streams/frame-senders.js";
 import type { PlaybackGauge } from "../media-streams/stream-budget.js";
 import { createMessageLifecycle, type MessageLifecycle } from "../messaging/message-lifecycle.js";
 import { completeTranscription, type ProviderResult } from "../recordings/transcriptions.js";
@@ -122,6 +123,8 @@ export interface CallEngineOptions {
   transcriber?: Transcriber;
   /** Real ms the virtual clock waits for a `<Connect>` app that owes the call an answer (default 10 s). */
   agentTurnTimeoutMs?: number;
+  /** Real clock: the threads that hold media streams' sockets and send their frames (none: the main thread does). */
+  frameSenders?: FrameSenders | null;
 }
 
 export function createCallEngine(ctx: EngineContext, options: CallEngineOptions = {}): CallEngine {
@@ -150,6 +153,7 @@ export function createCallEngine(ctx: EngineContext, options: CallEngineOptions 
     maxQueuedBytes: options.maxQueuedStreamBytes,
     transcribers,
     agentTurnTimeoutMs: options.agentTurnTimeoutMs,
+    frameSenders: options.frameSenders ?? null,
   });
   parts.envFor = createVerbEnv(registry, (message) => messageLifecycle.start(message));
   parts.conferences = wireConferences(registry);

@@ -3,6 +3,7 @@ import type { Call } from "../../domain/call.js";
 import type { StreamSpec, VerbEnv } from "../../markup/effects.js";
 import { callCookies } from "../callbacks/webhook-cookies.js";
 import { sendCallback } from "../context/engine-services.js";
+import type { FrameSenders } from "../media-streams/frame-senders.js";
 import type { RelaySessionHost } from "../media-streams/relay-state.js";
 import { framePayloads, heardEnd, sounding, speechFrame } from "../media-streams/stream-audio.js";
 import type { PlaybackBudget } from "../media-streams/stream-budget.js";
@@ -79,6 +80,8 @@ function sendStreamStatus(
 /** What every session of the streams part shares: the media budget, and the waits for agents' answers. */
 export interface AgentHosting {
   readonly budget: PlaybackBudget;
+  /** Real clock: the threads that send streams' frames (null: the main thread does). */
+  readonly frameSenders: FrameSenders | null;
   /** Real ms the virtual clock waits for an app's answer (agentTurnTimeout). */
   agentTurnTimeoutMs(): number;
   /** The sandbox waited `ms` (real) for the answer to the call's turn `n`; null: none came. */
@@ -125,6 +128,7 @@ export function streamSessionHost(
       sendStreamStatus(reg, call, streamSpec, streamSid, event, error),
     ended,
     budget: hosting.budget,
+    frameSenders: hosting.frameSenders,
     ...(rt.behaviour.line ? { line: rt.behaviour.line } : {}),
   };
 }

@@ -3,6 +3,7 @@ import { errors } from "../../domain/errors.js";
 import type { RelayControl, RelaySpec, StreamControl, StreamSpec } from "../../markup/effects.js";
 import { defaultAgentTurnTimeoutMs, maxAgentTurnTimeoutMs } from "../media-streams/agent-turns.js";
 import type { TranscriberPool } from "../media-streams/agent-utterances.js";
+import type { FrameSenders } from "../media-streams/frame-senders.js";
 import { openRelaySession } from "../media-streams/relay-session.js";
 import { budgetGauge, createPlaybackBudget, resetBudget } from "../media-streams/stream-budget.js";
 import { openStreamSession, type StreamSession } from "../media-streams/stream-session.js";
@@ -36,6 +37,7 @@ function createAgentHosting(
   let timeout = checkAgentTurnTimeout(options.agentTurnTimeoutMs ?? defaultAgentTurnTimeoutMs);
   return {
     budget: createPlaybackBudget(options.maxQueuedBytes),
+    frameSenders: options.frameSenders ?? null,
     waits,
     agentTurnTimeoutMs: () => timeout,
     setTimeout(ms) {
@@ -78,6 +80,8 @@ export interface StreamsOptions {
   transcribers?: TranscriberPool | null;
   /** How long the virtual clock waits for an app's answer (stream-agent.ts, relay-turns.ts). */
   agentTurnTimeoutMs?: number | undefined;
+  /** Real clock: the threads that hold streams' sockets and send their frames (none: the main thread does). */
+  frameSenders?: FrameSenders | null;
 }
 
 export function createStreams(reg: CallRegistry, options: StreamsOptions = {}): StreamsPart {

@@ -3,6 +3,7 @@ import { createRequire } from "node:module";
 import type WebSocketClass from "ws";
 import { computeSignature, twilioSignatureHeader } from "../../webhooks/sign.js";
 import { eventClass, type Scheduler } from "../time/scheduler.js";
+import { type ConnectLink, type LinkEvents, linkState, type SocketLink } from "./frame-senders.js";
 
 const requireHere = createRequire(import.meta.url);
 let loadedWs: typeof WebSocketClass | undefined;
@@ -46,6 +47,8 @@ export interface AppSocketOptions {
   label: string;
   /** The account's auth token: the upgrade request carries X-Twilio-Signature, as Twilio's does. */
   authToken: string;
+  /** Where the socket lives: a frame sender thread (frame-senders.ts), or by default this thread. */
+  connect?: ConnectLink;
 }
 
 export interface AppSocket {
@@ -53,6 +56,15 @@ export interface AppSocket {
   /** Bytes sent and not yet taken by the network. */
   readonly bufferedAmount: number;
   send(message: object): void;
+  /**
+   * A media frame that covers clock time up to `instant`: sent now, or through a frame sender `sendDelayMs`
+   * after `instant` (and `delayMs` more: the line's jitter), in order behind what was sent before.
+   */
+  sendFrame(message: object, instant: number, delayMs: number): void;
+  /** Real ms after its instant a frame leaves (0: when handed over, on this thread). */
+  readonly sendDelayMs: number;
+  /** Frames a sender thread sent more than a frame's time late; null: this thread sends, and the caller counts. */
+  readonly lateFrames: number | null;
   /** Stops reading the app's messages (they wait in the network's and the app's buffers) until `resume`. */
   pause(): void;
   resume(): void;
@@ -65,6 +77,125 @@ export interface AppSocket {
   terminate(): void;
 }
 
+/** A socket on this thread: `ws` itself. */
+const connectHere: ConnectLink = (url, init, events) => {
+  const WebSocket = wsClass();
+  const ws = new WebSocket(url, { ...init, perMessageDeflate: false });
+  ws.on("open", () => events.open());
+  ws.on("unexpected-response", (request, response) => {
+    request.destroy();
+    events.refused(response.statusCode ?? 0);
+  });
+  ws.on("error", (error) => events.error(error.message));
+  ws.on("message", (data, isBinary) => events.message(isBinary ? null : data.toString()));
+  ws.on("pong", () => events.pong());
+  ws.on("close", (code, reason) => events.close(code, reason.toString()));
+  return {
+    get readyState() {
+      return ws.readyState;
+    },
+    get bufferedAmount() {
+      return ws.bufferedAmount;
+    },
+    get isPaused() {
+      return ws.isPaused;
+    },
+    lateFrames: null,
+    sendDelayMs: 0,
+    send: (text) => ws.send(text),
+    ping: () => ws.ping(),
+    pause: () => ws.pause(),
+    resume: () => ws.resume(),
+    close: (code) => ws.close(code),
+    terminate: () => ws.terminate(),
+  };
+};
+
+/** Reading stops while the caller asks it to or too much read waits for the loop; it goes on when neither holds. */
+function readingGate(link: () => SocketLink) {
+  let unread = 0;
+  let heldByUnread = false;
+  let heldByCaller = false;
+  const hold = () => {
+    const ws = link();
+    if (ws.readyState === linkState.open && !ws.isPaused) ws.pause();
+  };
+  const release = () => {
+    const ws = link();
+    if (!heldByUnread && !heldByCaller && ws.isPaused) ws.resume();
+  };
+  return {
+    caller(held: boolean) {
+      heldByCaller = held;
+      if (held) hold();
+      else release();
+    },
+    /** A message of `size` read and waiting for the loop. */
+    read(size: number) {
+      unread += size;
+      if (unread > maxUnreadBytes && !heldByUnread) {
+        heldByUnread = true;
+        hold();
+      }
+    },
+    /** The loop took it. */
+    taken(size: number) {
+      unread -= size;
+      if (heldByUnread && unread <= maxUnreadBytes / 2) {
+        heldByUnread = false;
+        release();
+      }
+    },
+  };
+}
+
+/** The socket's face to the stream or relay session. */
+function appSocketOf(
+  ws: SocketLink,
+  gate: ReturnType<typeof readingGate>,
+  waker: { wake: (() => void) | null },
+) {
+  const socket: AppSocket = {
+    get open() {
+      return ws.readyState === linkState.open;
+    },
+    get bufferedAmount() {
+      return ws.bufferedAmount;
+    },
+    get lateFrames() {
+      return ws.lateFrames;
+    },
+    sendDelayMs: ws.sendDelayMs,
+    send(message) {
+      if (ws.readyState === linkState.open) ws.send(JSON.stringify(message));
+    },
+    sendFrame(message, instant, delayMs) {
+      if (ws.readyState !== linkState.open) return;
+      if (ws.sendDelayMs === 0) ws.send(JSON.stringify(message));
+      else ws.send(JSON.stringify(message), instant + ws.sendDelayMs + delayMs);
+    },
+    pause: () => gate.caller(true),
+    resume: () => gate.caller(false),
+    caughtUp: () =>
+      new Promise<void>((resolve) => {
+        const ready = ws.readyState;
+        // A closing socket is waited for too, so its close lands before the clock moves on.
+        if (ready !== linkState.open && ready !== linkState.closing) return resolve();
+        const guard = setTimeout(() => settle(), lockstepTimeoutMs);
+        const settle = () => {
+          clearTimeout(guard);
+          waker.wake = null;
+          resolve();
+        };
+        waker.wake = settle;
+        if (ready === linkState.open) ws.ping();
+      }),
+    close: (code = 1000) => ws.close(code),
+    terminate: () => ws.terminate(),
+  };
+  return socket;
+}
+
 /**
  * Connects to the app. `connected` resolves when the handshake has finished either way: on the virtual clock
  * the caller holds the clock on it, as it does for a markup request.
@@ -74,129 +205,78 @@ export function openAppSocket(
   events: AppSocketEvents,
 ): { socket: AppSocket; connected: Promise<void> } {
   const { scheduler, label } = options;
-  let wake: (() => void) | null = null;
-  const WebSocket = wsClass();
-  const ws = new WebSocket(options.url, {
-    handshakeTimeout: handshakeTimeoutMs,
-    maxPayload: maxAppMessageBytes,
-    perMessageDeflate: false,
-    headers: {
-      [twilioSignatureHeader]: computeSignature(options.authToken, options.url.toString()),
-      // A test process that mocks HTTP with msw lets this upgrade through to the real server.
-      accept: "msw/passthrough",
-    },
-  });
+  const waker: { wake: (() => void) | null } = { wake: null };
+  let ws: SocketLink | undefined;
+  const gate = readingGate(() => ws!);
   /** Socket events land outside the loop: on the real clock they become events, so the loop stays in order. */
   const inLoop = (name: string, task: () => void) => {
     if (options.virtual()) task();
     else scheduler.after(0, eventClass.input, `${label} ${name}`, task);
   };
-  // Reading stops while the caller asks it to or too much read waits for the loop; it goes on when neither holds.
-  let unread = 0;
-  let heldByUnread = false;
-  let heldByCaller = false;
-  const holdReading = () => {
-    if (ws.readyState === WebSocket.OPEN && !ws.isPaused) ws.pause();
-  };
-  const releaseReading = () => {
-    if (!heldByUnread && !heldByCaller && ws.isPaused) ws.resume();
-  };
-  const socket: AppSocket = {
-    get open() {
-      return ws.readyState === WebSocket.OPEN;
-    },
-    get bufferedAmount() {
-      return ws.bufferedAmount;
-    },
-    send(message) {
-      if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(message));
-    },
-    pause() {
-      heldByCaller = true;
-      holdReading();
-    },
-    resume() {
-      heldByCaller = false;
-      releaseReading();
-    },
-    caughtUp: () =>
-      new Promise<void>((resolve) => {
-        const ready = ws.readyState;
-        // A closing socket is waited for too, so its close lands before the clock moves on.
-        if (ready !== WebSocket.OPEN && ready !== WebSocket.CLOSING) return resolve();
-        const guard = setTimeout(() => settle(), lockstepTimeoutMs);
-        const settle = () => {
-          clearTimeout(guard);
-          wake = null;
-          resolve();
-        };
-        wake = settle;
-        if (ready === WebSocket.OPEN) ws.ping();
-      }),
-    close: (code = 1000) => ws.close(code),
-    terminate: () => ws.terminate(),
-  };
+  let settle = () => {};
   const connected = new Promise<void>((resolve) => {
-    let opened = false;
     let done = false;
-    const settle = () => {
+    settle = () => {
       if (!done) {
         done = true;
         resolve();
       }
     };
-    ws.on("open", () =>
+  });
+  let opened = false;
+  const linkEvents: LinkEvents = {
+    open: () =>
       inLoop("open", () => {
         opened = true;
         events.open();
         if (options.virtual()) void socket.caughtUp().then(settle);
         else settle();
       }),
-    );
-    ws.on("unexpected-response", (request, response) => {
-      request.destroy();
-      const status = response.statusCode ?? 0;
+    refused: (status) =>
       inLoop("refused", () => {
         events.refused(status);
         settle();
-      });
-    });
-    ws.on("error", (error) => {
+      }),
+    error: (message) =>
       inLoop("error", () => {
-        if (!opened) events.unreachable(error.message);
-        else events.protocolError(error.message);
+        if (!opened) events.unreachable(message);
+        else events.protocolError(message);
         settle();
-      });
-    });
-    ws.on("message", (data, isBinary) => {
-      const text = isBinary ? null : data.toString();
+      }),
+    message(text) {
       if (options.virtual()) {
         events.message(text);
         return;
       }
       const size = text?.length ?? 0;
-      unread += size;
-      if (unread > maxUnreadBytes && !heldByUnread) {
-        heldByUnread = true;
-        holdReading();
-      }
+      gate.read(size);
       scheduler.after(0, eventClass.input, `${label} message`, () => {
-        unread -= size;
-        if (heldByUnread && unread <= maxUnreadBytes / 2) {
-          heldByUnread = false;
-          releaseReading();
-        }
+        gate.taken(size);
         events.message(text);
       });
-    });
-    ws.on("pong", () => wake?.());
-    ws.on("close", (code, reason) => {
-      wake?.();
+    },
+    pong: () => waker.wake?.(),
+    close(code, reason) {
+      waker.wake?.();
       inLoop("close", () => {
-        events.close(code, reason.toString());
+        events.close(code, reason);
         settle();
       });
-    });
-  });
+    },
+  };
+  ws = (options.connect ?? connectHere)(
+    options.url,
+    {
+      handshakeTimeout: handshakeTimeoutMs,
+      maxPayload: maxAppMessageBytes,
+      headers: {
+        [twilioSignatureHeader]: computeSignature(options.authToken, options.url.toString()),
+        // A test process that mocks HTTP with msw lets this upgrade through to the real server.
+        accept: "msw/passthrough",
+      },
+    },
+    linkEvents,
+  );
+  const socket = appSocketOf(ws, gate, waker);
   return { socket, connected };
 }

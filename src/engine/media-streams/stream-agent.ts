@@ -106,7 +106,8 @@ function sendHeldFrame(s: StreamState): void {
   if (!socket) return;
   s.chunk++;
   s.heldFrames++;
-  for (const track of trackNames(s.spec.track)) sendMedia(s, track, host.trackAudio(track, host.now()));
+  for (const track of trackNames(s.spec.track))
+    sendMedia(s, track, host.trackAudio(track, host.now()), host.now());
 }
 
 /**

@@ -90,6 +90,8 @@ function connectStream(s: StreamState, url: URL): Promise<void> {
       virtual: () => streamVirtual(s),
       label: `stream ${s.sid}`,
       authToken: host.authToken,
+      // Real clock: the socket lives on a frame sender thread, if the sandbox has them.
+      ...(!streamVirtual(s) && host.frameSenders ? { connect: host.frameSenders.connect } : {}),
     },
     {
       open: () => onStreamOpen(s),

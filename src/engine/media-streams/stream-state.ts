@@ -5,6 +5,7 @@ import { type EventHandle, eventClass, type Scheduler } from "../time/scheduler.
 import { quietAgentMs } from "./agent-turns.js";
 import type { AppSocket } from "./app-socket.js";
 import type { Conversation } from "./conversation.js";
+import type { FrameSenders } from "./frame-senders.js";
 import { type BudgetMember, leaveBudget, type PlaybackBudget } from "./stream-budget.js";
 import { type ByteQueue, clearBytes, newByteQueue } from "./stream-bytes.js";
 import {
@@ -65,6 +66,8 @@ export interface StreamSessionHost {
   readonly budget: PlaybackBudget;
   /** The caller's line: noise, lost frames and jitter on the caller's frames (stream-line.ts). */
   readonly line?: LineConditions;
+  /** Real clock: the threads that hold streams' sockets and send their frames (none: this thread does). */
+  readonly frameSenders?: FrameSenders | null;
 }
 
 type State = "connecting" | "open" | "stopping" | "ended";
@@ -171,7 +174,9 @@ export function newStreamState(host: StreamSessionHost, sid: string, spec: Strea
     received: new Set<string>(),
     endedBy: "call",
     line: host.line ? createLine(host.line) : null,
-    lineQueue: host.line?.jitter && host.clockMode() !== "virtual" ? createLineQueue() : null,
+    // A frame sender holds jittered frames itself (each leaves at its instant plus the line's delay).
+    lineQueue:
+      host.line?.jitter && host.clockMode() !== "virtual" && !host.frameSenders ? createLineQueue() : null,
   };
 }
 
@@ -185,15 +190,27 @@ export function sendToApp(s: StreamState, message: { event: string }): void {
 }
 
 /**
- * One media frame of `track` (chunk `s.chunk`) to the app. The caller's frames pass the line: a lost one is
- * not sent (its sequence number is skipped), noise goes on the rest, and (real clock) jitter holds them back.
+ * One media frame of `track` (chunk `s.chunk`, due at clock time `instant`) to the app. The caller's frames
+ * pass the line: a lost one is not sent (its sequence number is skipped), noise goes on the rest, and (real
+ * clock) jitter holds them back.
  */
-export function sendMedia(s: StreamState, track: "inbound" | "outbound", payload: string): void {
+export function sendMedia(
+  s: StreamState,
+  track: "inbound" | "outbound",
+  payload: string,
+  instant: number,
+): void {
   const sequence = ++s.sequence;
-  const { line, lineQueue } = s;
+  const { line, lineQueue, socket } = s;
   const caller = track === "inbound" && line !== null;
   if (caller && line.lost()) return;
   const message = messages.media(sequence, s.sid, track, s.chunk, caller ? line.noisy(payload) : payload);
+  if (socket && socket.sendDelayMs > 0) {
+    // A frame sender: the frame leaves at its own instant, whatever this thread does meanwhile.
+    s.sent.add("media");
+    socket.sendFrame(message, instant, caller ? line.delayMs() : 0);
+    return;
+  }
   if (!lineQueue) {
     sendToApp(s, message);
     return;
@@ -275,7 +292,7 @@ export function finishStream(s: StreamState, notify = true): void {
     marks: s.marksEchoed,
     droppedFrames: s.droppedFrames,
     // Only the real clock has late frames: a virtual clock's timeline stays as it was.
-    ...(streamVirtual(s) ? {} : { lateFrames: s.lateFrames }),
+    ...(streamVirtual(s) ? {} : { lateFrames: s.socket?.lateFrames ?? s.lateFrames }),
     refused: s.refused,
     overBudget: s.overBudget,
     ...(s.line ? { lineDropped: s.line.dropped } : {}),

@@ -1,0 +1,119 @@
+// Real clock: media streams' sockets live on frame sender threads; frames leave in order, on their chunks, behind nothing.
+import { afterEach, describe, expect, it } from "vitest";
+import { defaultSenderThreads, sharedFrameSenders } from "../../src/engine/media-streams/frame-senders.js";
+import { createSandbox } from "../../src/index.js";
+import { codeFile } from "../../src/package-files.js";
+import { type StreamMessage, startStreamApp } from "../support/stream-app.js";
+import { callee, placeWithTwiml } from "../support/stream-world.js";
+
+const senders = () =>
+  sharedFrameSenders(codeFile("engine", "media-streams", "frame-sender.worker.mjs"), defaultSenderThreads());
+const waitReal = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe("frame sender threads", () => {
+  const cleanups: (() => Promise<void> | void)[] = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  /** A real-clock call whose `<Start><Stream>` runs about a second; what the app got, and the call's timeline. */
+  async function streamedCall(senderThreads?: number, line?: { jitter: string; seed: number }) {
+    const app = await startStreamApp();
+    cleanups.push(() => app.close());
+    const sandbox = createSandbox({
+      clock: "real",
+      ...(senderThreads === undefined ? {} : { streams: { senderThreads } }),
+    });
+    cleanups.push(() => sandbox.reset());
+    sandbox.calls.setParty(callee, {
+      ringAfter: 0,
+      answerAfter: 0,
+      hangupAfter: "1200ms",
+      steps: [{ say: "hello there", after: "200ms", for: "600ms" }],
+      ...(line ? { line } : {}),
+    });
+    const sid = await placeWithTwiml(
+      sandbox,
+      callee,
+      `<Response><Start><Stream url="${app.url()}"/></Start><Pause length="3"/></Response>`,
+    );
+    let held = 0;
+    for (let i = 0; i < 100 && app.connections.length === 0; i++) await waitReal(20);
+    await waitReal(300);
+    held = senders().load().reduce((a, b) => a + b, 0);
+    for (let i = 0; i < 200 && !sandbox.calls.timeline(sid).some((e) => e.kind === "stream.ended"); i++)
+      await waitReal(20);
+    await waitReal(200);
+    return { all: app.messages(), media: app.messages("media"), timeline: sandbox.calls.timeline(sid), held };
+  }
+
+  /** Frames come chunk after chunk, sequence numbers one apart from `start` on, each timestamp on its chunk. */
+  function expectInOrder(all: StreamMessage[]) {
+    expect(all.map((m) => m.event).filter((e, i, list) => list[i - 1] !== e)).toEqual([
+      "connected",
+      "start",
+      "media",
+      "stop",
+    ]);
+    const sequenced = all.filter((m) => m.sequenceNumber !== undefined);
+    sequenced.forEach((m, i) => expect(Number(m.sequenceNumber)).toBe(i + 1));
+    const media = all.filter((m) => m.event === "media");
+    media.forEach((m, i) => {
+      expect(Number(m.media.chunk)).toBe(i + 1);
+      expect(m.media.timestamp).toBe(String(i * 20));
+    });
+  }
+
+  it("hold the socket by default: frames arrive in order on their chunks and timestamps, stop after the last", async () => {
+    const { all, media, timeline, held } = await streamedCall();
+    expect(held).toBeGreaterThan(0);
+    expect(media.length).toBeGreaterThan(40);
+    expectInOrder(all);
+    const ended = timeline.find((e) => e.kind === "stream.ended")!;
+    expect(ended.detail.lateFrames).toEqual(expect.any(Number));
+    expect(ended.detail.sent).toEqual(["connected", "start", "media", "stop"]);
+  });
+
+  it("the frames, the timeline and the callbacks' order are the same as when the main thread sends them", async () => {
+    const threaded = await streamedCall();
+    const here = await streamedCall(0);
+    expect(here.held).toBe(0);
+    expectInOrder(here.all);
+    // The same audio on the same chunks (the real clock may end either call a frame or two apart).
+    const frames = Math.min(threaded.media.length, here.media.length) - 2;
+    expect(frames).toBeGreaterThan(40);
+    const shape = (m: StreamMessage) => [m.sequenceNumber, m.media.chunk, m.media.timestamp, m.media.payload];
+    expect(threaded.media.slice(0, frames).map(shape)).toEqual(here.media.slice(0, frames).map(shape));
+    const kinds = (timeline: { kind: string }[]) => timeline.map((e) => e.kind);
+    expect(kinds(threaded.timeline)).toEqual(kinds(here.timeline));
+  });
+
+  it("a jittered line's frames leave later but in order, their timestamps unchanged", async () => {
+    const { all, media } = await streamedCall(undefined, { jitter: "60ms", seed: 5 });
+    expect(media.length).toBeGreaterThan(30);
+    expectInOrder(all);
+  });
+
+  it("a sender thread that stops closes its streams as broken (31903), and the next stream starts another", async () => {
+    const app = await startStreamApp();
+    cleanups.push(() => app.close());
+    const sandbox = createSandbox({ clock: "real" });
+    cleanups.push(() => sandbox.reset());
+    sandbox.calls.setParty(callee, { ringAfter: 0, answerAfter: 0, hangupAfter: "3s" });
+    const twiml = `<Response><Connect><Stream url="${app.url()}"/></Connect></Response>`;
+    const first = await placeWithTwiml(sandbox, callee, twiml);
+    for (let i = 0; i < 100 && app.messages("media").length === 0; i++) await waitReal(20);
+    await senders().close();
+    for (let i = 0; i < 100 && !sandbox.calls.timeline(first).some((e) => e.kind === "stream.ended"); i++)
+      await waitReal(20);
+    const closed = sandbox.calls.timeline(first).find((e) => e.kind === "stream.closed")!;
+    expect(closed.detail.code).toBe(1006);
+    expect(sandbox.calls.alerts(first).map((a) => a.code)).toContain(31903);
+    const second = await placeWithTwiml(sandbox, callee, twiml);
+    for (let i = 0; i < 100 && app.connections.length < 2; i++) await waitReal(20);
+    await waitReal(200);
+    expect(app.connections[1]!.messages.filter((m) => m.event === "media").length).toBeGreaterThan(3);
+    expect(senders().load().reduce((a, b) => a + b, 0)).toBe(1);
+    await sandbox.calls.hangup(second);
+  });
+});
