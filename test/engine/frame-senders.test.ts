@@ -40,7 +40,9 @@ describe("frame sender threads", () => {
     let held = 0;
     for (let i = 0; i < 100 && app.connections.length === 0; i++) await waitReal(20);
     await waitReal(300);
-    held = senders().load().reduce((a, b) => a + b, 0);
+    held = senders()
+      .load()
+      .reduce((a, b) => a + b, 0);
     for (let i = 0; i < 200 && !sandbox.calls.timeline(sid).some((e) => e.kind === "stream.ended"); i++)
       await waitReal(20);
     await waitReal(200);
@@ -113,7 +115,11 @@ describe("frame sender threads", () => {
     for (let i = 0; i < 100 && app.connections.length < 2; i++) await waitReal(20);
     await waitReal(200);
     expect(app.connections[1]!.messages.filter((m) => m.event === "media").length).toBeGreaterThan(3);
-    expect(senders().load().reduce((a, b) => a + b, 0)).toBe(1);
+    expect(
+      senders()
+        .load()
+        .reduce((a, b) => a + b, 0),
+    ).toBe(1);
     await sandbox.calls.hangup(second);
   });
 });

@@ -56,11 +56,13 @@ export interface AppSocket {
   /** Bytes sent and not yet taken by the network. */
   readonly bufferedAmount: number;
   send(message: object): void;
+  /** A message already written as JSON text. */
+  sendText(text: string): void;
   /**
-   * A media frame that covers clock time up to `instant`: sent now, or through a frame sender `sendDelayMs`
-   * after `instant` (and `delayMs` more: the line's jitter), in order behind what was sent before.
+   * A media frame (JSON text) that covers clock time up to `instant`: through a frame sender, it leaves
+   * `sendDelayMs` after `instant` (and `delayMs` more: the line's jitter), in order behind what went before.
    */
-  sendFrame(message: object, instant: number, delayMs: number): void;
+  sendFrame(text: string, instant: number, delayMs: number): void;
   /** Real ms after its instant a frame leaves (0: when handed over, on this thread). */
   readonly sendDelayMs: number;
   /** Frames a sender thread sent more than a frame's time late; null: this thread sends, and the caller counts. */
@@ -169,10 +171,13 @@ function appSocketOf(
     send(message) {
       if (ws.readyState === linkState.open) ws.send(JSON.stringify(message));
     },
-    sendFrame(message, instant, delayMs) {
+    sendText(text) {
+      if (ws.readyState === linkState.open) ws.send(text);
+    },
+    sendFrame(text, instant, delayMs) {
       if (ws.readyState !== linkState.open) return;
-      if (ws.sendDelayMs === 0) ws.send(JSON.stringify(message));
-      else ws.send(JSON.stringify(message), instant + ws.sendDelayMs + delayMs);
+      if (ws.sendDelayMs === 0) ws.send(text);
+      else ws.send(text, instant + ws.sendDelayMs + delayMs);
     },
     pause: () => gate.caller(true),
     resume: () => gate.caller(false),

@@ -30,13 +30,25 @@ export function sounding(utterances: readonly Utterance[], at: number): Utteranc
   return undefined;
 }
 
+/** Each synthesized utterance's samples as mu-law, encoded once: every frame of every stream saying it reads it. */
+const encodedSpeech = new WeakMap<Int16Array, Uint8Array>();
+const silentFrame = new Uint8Array(frameBytes).fill(0xff);
+
 /** The 20 ms of `utterance` spoken by `voice` that start at clock time `at`, as a base64 mu-law payload. */
 export function speechFrame(utterance: Utterance, voice: SpeechVoice, at: number): string {
   const samples = speechSamples(utterance.text, voice, utterance.end - utterance.start);
-  const first = Math.round(((at - utterance.start) * speechRate) / 1000);
-  const frame = new Int16Array(frameBytes);
-  frame.set(samples.subarray(first, Math.min(samples.length, first + frameBytes)));
-  return Buffer.from(alawmulaw.mulaw.encode(frame)).toString("base64");
+  let bytes = encodedSpeech.get(samples);
+  if (!bytes) {
+    bytes = alawmulaw.mulaw.encode(samples);
+    encodedSpeech.set(samples, bytes);
+  }
+  const first = Math.max(0, Math.round(((at - utterance.start) * speechRate) / 1000));
+  // Mu-law of silence is 0xff: a frame past the words' end is padded with it, as the encoded zeros would be.
+  if (first + frameBytes <= bytes.length)
+    return Buffer.from(bytes.buffer, bytes.byteOffset + first, frameBytes).toString("base64");
+  const frame = Uint8Array.from(silentFrame);
+  if (first < bytes.length) frame.set(bytes.subarray(first));
+  return Buffer.from(frame).toString("base64");
 }
 
 /** Samples quieter than this (about -42 dBFS) are silence to the metrics: what a caller would not hear. */

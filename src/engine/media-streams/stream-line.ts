@@ -76,7 +76,7 @@ export function createLine(conditions: LineConditions): Line {
  * waits for it: frames come bunched); a message that is not media sends what is held first.
  */
 export interface LineQueue {
-  hold(message: object, delayMs: number, send: (message: object) => void): void;
+  hold(message: string, delayMs: number, send: (message: string) => void): void;
   /** Sends everything held now (a mark, dtmf or stop must follow the frames before it). */
   flush(): void;
   /** Drops what is held (the stream ended). */
@@ -84,7 +84,7 @@ export interface LineQueue {
 }
 
 export function createLineQueue(): LineQueue {
-  const held: { message: object; due: number; send: (message: object) => void }[] = [];
+  const held: { message: string; due: number; send: (message: string) => void }[] = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
   let lastDue = 0;
   const release = () => {

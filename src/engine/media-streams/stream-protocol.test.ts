@@ -1,6 +1,6 @@
 // The app's media payloads: base64 as the protocol defines it, whole groups of four with at most two `=` at the end.
 import { describe, expect, it } from "vitest";
-import { readAppMessage } from "./stream-protocol.js";
+import { messages, readAppMessage } from "./stream-protocol.js";
 
 const media = (payload: string) =>
   readAppMessage(JSON.stringify({ event: "media", streamSid: "MZ1", media: { payload } }));
@@ -18,4 +18,19 @@ describe("media payloads", () => {
   it("refuses an empty payload as empty", () => {
     expect(media("")).toEqual({ error: "media message: media.payload: media.payload is empty" });
   });
+});
+
+describe("a media message's text", () => {
+  it.each([
+    [1, "inbound", 1, "/w=="],
+    [4821, "outbound", 2410, Buffer.alloc(160, 0x7f).toString("base64")],
+  ] as const)(
+    "is JSON.stringify of the message, byte for byte (sequence %i)",
+    (seq, track, chunk, payload) => {
+      const sid = "MZ0123456789abcdef0123456789abcdef";
+      expect(messages.mediaText(seq, sid, track, chunk, payload)).toBe(
+        JSON.stringify(messages.media(seq, sid, track, chunk, payload)),
+      );
+    },
+  );
 });

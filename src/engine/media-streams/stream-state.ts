@@ -204,19 +204,13 @@ export function sendMedia(
   const { line, lineQueue, socket } = s;
   const caller = track === "inbound" && line !== null;
   if (caller && line.lost()) return;
-  const message = messages.media(sequence, s.sid, track, s.chunk, caller ? line.noisy(payload) : payload);
-  if (socket && socket.sendDelayMs > 0) {
-    // A frame sender: the frame leaves at its own instant, whatever this thread does meanwhile.
-    s.sent.add("media");
-    socket.sendFrame(message, instant, caller ? line.delayMs() : 0);
-    return;
-  }
-  if (!lineQueue) {
-    sendToApp(s, message);
-    return;
-  }
+  const text = messages.mediaText(sequence, s.sid, track, s.chunk, caller ? line.noisy(payload) : payload);
   s.sent.add("media");
-  lineQueue.hold(message, caller ? line.delayMs() : 0, (m) => s.socket?.send(m));
+  if (!socket) return;
+  // A frame sender: the frame leaves at its own instant, whatever this thread does meanwhile.
+  if (socket.sendDelayMs > 0) socket.sendFrame(text, instant, caller ? line.delayMs() : 0);
+  else if (lineQueue) lineQueue.hold(text, caller ? line.delayMs() : 0, (held) => s.socket?.sendText(held));
+  else socket.sendText(text);
 }
 
 /** Virtual clock: the app has read everything sent so far (see app-socket.ts). */
