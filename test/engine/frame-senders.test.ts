@@ -58,12 +58,11 @@ describe("frame sender threads", () => {
       "stop",
     ]);
     const sequenced = all.filter((m) => m.sequenceNumber !== undefined);
-    sequenced.forEach((m, i) => expect(Number(m.sequenceNumber)).toBe(i + 1));
+    expect(sequenced.map((m) => Number(m.sequenceNumber))).toEqual(sequenced.map((_, i) => i + 1));
     const media = all.filter((m) => m.event === "media");
-    media.forEach((m, i) => {
-      expect(Number(m.media.chunk)).toBe(i + 1);
-      expect(m.media.timestamp).toBe(String(i * 20));
-    });
+    expect(media.map((m) => [m.media.chunk, m.media.timestamp])).toEqual(
+      media.map((_, i) => [String(i + 1), String(i * 20)]),
+    );
   }
 
   it("hold the socket by default: frames arrive in order on their chunks and timestamps, stop after the last", async () => {
