@@ -10,7 +10,12 @@ import { parseDuration } from "../engine/time/duration.js";
 import { FixtureError } from "../fixtures/load.js";
 import { defaultFixturesPath, version } from "../sandbox.js";
 import { addScenarioCommands } from "./cli-scenarios.js";
-import { loadConfigFile, parseAgentTurnTimeout, parseMediaBudget } from "./config-file.js";
+import {
+  loadConfigFile,
+  parseAgentTurnTimeout,
+  parseMediaBudget,
+  parseSenderThreads,
+} from "./config-file.js";
 import { isLoopback, parseAllowedHosts } from "./exposure.js";
 import { createLogger } from "./logger.js";
 import { DataDirError } from "./persistence/data-dir.js";
@@ -45,6 +50,7 @@ const toAllowedHosts = argument(parseAllowedHosts);
 const toRetention = argument(parseRetention);
 const toAgentTurnTimeout = argument(parseAgentTurnTimeout);
 const toMediaBudget = argument(parseMediaBudget);
+const toSenderThreads = argument(parseSenderThreads);
 
 /** A yes/no environment variable: 1, true or yes (any case) mean yes. */
 const envFlag = (name: string) => /^(1|true|yes)$/i.test(process.env[name] ?? "");
@@ -199,6 +205,14 @@ const serveCommand = program
   )
   .addOption(
     new Option(
+      "--sender-threads <n>",
+      "real clock: threads that hold media streams' sockets and send their frames on time (default: the cores less one, 1 to 4; 0: the main thread sends them)",
+    )
+      .env("VOICE_SANDBOX_SENDER_THREADS")
+      .argParser(toSenderThreads),
+  )
+  .addOption(
+    new Option(
       "--shutdown-grace <duration>",
       "on SIGTERM/SIGINT, wait at most this long for requests and webhook deliveries",
     )
@@ -282,7 +296,10 @@ serveCommand.action(async (options) => {
       finishedCallsKept: options.callTimelineLimit,
       ...(options.retain !== undefined ? { retain: options.retain } : {}),
       ...(options.agentTurnTimeout !== undefined ? { agentTurnTimeout: options.agentTurnTimeout } : {}),
-      ...(options.mediaBudget !== undefined ? { streams: { maxQueuedBytes: options.mediaBudget } } : {}),
+      streams: {
+        ...(options.mediaBudget !== undefined ? { maxQueuedBytes: options.mediaBudget } : {}),
+        ...(options.senderThreads !== undefined ? { senderThreads: options.senderThreads } : {}),
+      },
       shutdownGraceMs: toDuration(String(options.shutdownGrace)),
       logger,
     });

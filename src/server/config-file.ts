@@ -26,6 +26,14 @@ export const parseMediaBudget = (value: string | number): number => {
   return mib * 1024 * 1024;
 };
 
+/** `--sender-threads`: frame sender threads for real-clock media streams, a whole number from 0 (the main thread sends) to 64. */
+export const parseSenderThreads = (value: string | number): number => {
+  const n = typeof value === "number" ? value : /^\d+$/.test(value.trim()) ? Number(value) : Number.NaN;
+  if (!Number.isInteger(n) || n < 0 || n > 64)
+    throw new Error(`must be a whole number of threads from 0 to 64, such as 1 (got ${String(value)})`);
+  return n;
+};
+
 /** What a config file may set; names as the long options, in kebab-case or camelCase. */
 export const configFileSchema = z.strictObject({
   port: z.number().int().min(0).max(65535).optional(),
@@ -57,6 +65,7 @@ export const configFileSchema = z.strictObject({
   shutdownGrace: z.union([z.string(), z.number()]).transform(String).optional(),
   agentTurnTimeout: z.union([z.string(), z.number()]).transform(parsedBy(parseAgentTurnTimeout)).optional(),
   mediaBudget: z.union([z.string(), z.number()]).transform(parsedBy(parseMediaBudget)).optional(),
+  senderThreads: z.union([z.string(), z.number()]).transform(parsedBy(parseSenderThreads)).optional(),
 });
 export type ConfigFile = z.infer<typeof configFileSchema>;
 
