@@ -40,7 +40,7 @@ export interface SandboxOptions {
    * may hold together (default 64 MiB), shared out equally between the streams open (docs/limits.md, Audio).
    * `senderThreads`: on the real clock, worker threads that hold the streams' sockets and send their frames
    * on time whatever the main thread is doing (default: the machine's cores less one, 1 to 4; 0 sends them
-   * from the main thread, as the virtual clock always does). docs/scale.md, Media streams.
+   * from the main thread, as the virtual clock always does). docs/voice-agents.md, Frame senders.
    */
   streams?: { maxQueuedBytes?: number; senderThreads?: number };
   /**

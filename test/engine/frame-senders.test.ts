@@ -68,7 +68,7 @@ describe("frame sender threads", () => {
   it("hold the socket by default: frames arrive in order on their chunks and timestamps, stop after the last", async () => {
     const { all, media, timeline, held } = await streamedCall();
     expect(held).toBeGreaterThan(0);
-    expect(media.length).toBeGreaterThan(40);
+    expect(media.length).toBeGreaterThan(25);
     expectInOrder(all);
     const ended = timeline.find((e) => e.kind === "stream.ended")!;
     expect(ended.detail.lateFrames).toEqual(expect.any(Number));
@@ -82,7 +82,7 @@ describe("frame sender threads", () => {
     expectInOrder(here.all);
     // The same audio on the same chunks (the real clock may end either call a frame or two apart).
     const frames = Math.min(threaded.media.length, here.media.length) - 2;
-    expect(frames).toBeGreaterThan(40);
+    expect(frames).toBeGreaterThan(25);
     const shape = (m: StreamMessage) => [m.sequenceNumber, m.media.chunk, m.media.timestamp, m.media.payload];
     expect(threaded.media.slice(0, frames).map(shape)).toEqual(here.media.slice(0, frames).map(shape));
     const kinds = (timeline: { kind: string }[]) => timeline.map((e) => e.kind);
@@ -93,6 +93,29 @@ describe("frame sender threads", () => {
     const { all, media } = await streamedCall(undefined, { jitter: "60ms", seed: 5 });
     expect(media.length).toBeGreaterThan(30);
     expectInOrder(all);
+  });
+
+  it("a clock switched to real after virtual time ran ahead of the wall still sends every frame on time, and stop", async () => {
+    const app = await startStreamApp();
+    cleanups.push(() => app.close());
+    const sandbox = createSandbox();
+    cleanups.push(() => sandbox.reset());
+    await sandbox.clock.advance(3_600_000);
+    sandbox.clock.switchTo("real");
+    cleanups.push(() => sandbox.clock.switchTo("virtual"));
+    sandbox.calls.setParty(callee, { ringAfter: 0, answerAfter: 0, hangupAfter: "800ms" });
+    // A fragment never reaches a WebSocket server (and ws refuses one): the stream goes to the URL without it.
+    const sid = await placeWithTwiml(
+      sandbox,
+      callee,
+      `<Response><Start><Stream url="${app.url()}#agent"/></Start><Pause length="3"/></Response>`,
+    );
+    for (let i = 0; i < 150 && app.messages("stop").length === 0; i++) await waitReal(20);
+    expect(app.connections[0]!.request.url).toBe("/media");
+    expect(app.messages("media").length).toBeGreaterThan(20);
+    expect(app.messages("stop")).toHaveLength(1);
+    expectInOrder(app.messages());
+    expect(sandbox.calls.timeline(sid).some((e) => e.kind === "stream.ended")).toBe(true);
   });
 
   it("a sender thread that stops closes its streams as broken (31903), and the next stream starts another", async () => {

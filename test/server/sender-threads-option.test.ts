@@ -1,16 +1,17 @@
 // The frame sender threads as an operator sets them: --sender-threads, VOICE_SANDBOX_SENDER_THREADS and the config
 // file's key; values that are not a whole number from 0 to 64 refused at start.
 import { execFile } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { loadConfigFile, parseSenderThreads } from "../../src/server/config-file.js";
 import { cliArgs, startServeStoppedAfterEach } from "../support/cli-process.js";
 
 const run = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), "vs-sender-threads-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const file = (name: string, text: string) => {
   const path = join(dir, name);
   writeFileSync(path, text);

@@ -3,7 +3,15 @@ import { createRequire } from "node:module";
 import type WebSocketClass from "ws";
 import { computeSignature, twilioSignatureHeader } from "../../webhooks/sign.js";
 import { eventClass, type Scheduler } from "../time/scheduler.js";
-import { type ConnectLink, type LinkEvents, linkState, type SocketLink } from "./frame-senders.js";
+import {
+  type ConnectLink,
+  type LinkEvents,
+  linkState,
+  maxUnreadBytes,
+  type SocketLink,
+} from "./frame-senders.js";
+
+export { maxUnreadBytes };
 
 const requireHere = createRequire(import.meta.url);
 let loadedWs: typeof WebSocketClass | undefined;
@@ -19,11 +27,6 @@ export const handshakeTimeoutMs = 10_000;
 export const maxAppMessageBytes = 64 * 1024;
 /** Virtual clock: real milliseconds to wait for the app to catch up before going on without it. */
 const lockstepTimeoutMs = 2_000;
-/**
- * Real clock: bytes read from the app and not yet taken by the loop (each message waits as an event);
- * past this the socket is not read until half of them are, so a flood waits in the app's own buffers.
- */
-export const maxUnreadBytes = 256 * 1024;
 
 /** What happens on the socket, each delivered inside the loop (an event of its own on the real clock). */
 export interface AppSocketEvents {
@@ -59,10 +62,11 @@ export interface AppSocket {
   /** A message already written as JSON text. */
   sendText(text: string): void;
   /**
-   * A media frame (JSON text) that covers clock time up to `instant`: through a frame sender, it leaves
-   * `sendDelayMs` after `instant` (and `delayMs` more: the line's jitter), in order behind what went before.
+   * A media frame (JSON text) due `inMs` real ms from now (less than 0: late; the line's jitter added):
+   * through a frame sender on the real clock, it leaves `sendDelayMs` after that, in order behind what went
+   * before; otherwise now.
    */
-  sendFrame(text: string, instant: number, delayMs: number): void;
+  sendFrame(text: string, inMs: number): void;
   /** Real ms after its instant a frame leaves (0: when handed over, on this thread). */
   readonly sendDelayMs: number;
   /** Frames a sender thread sent more than a frame's time late; null: this thread sends, and the caller counts. */
@@ -105,6 +109,8 @@ const connectHere: ConnectLink = (url, init, events) => {
     lateFrames: null,
     sendDelayMs: 0,
     send: (text) => ws.send(text),
+    // What this thread reads waits in its own loop: the reading gate alone holds it back.
+    taken: () => undefined,
     ping: () => ws.ping(),
     pause: () => ws.pause(),
     resume: () => ws.resume(),
@@ -156,6 +162,7 @@ function appSocketOf(
   ws: SocketLink,
   gate: ReturnType<typeof readingGate>,
   waker: { wake: (() => void) | null },
+  virtual: () => boolean,
 ) {
   const socket: AppSocket = {
     get open() {
@@ -174,10 +181,10 @@ function appSocketOf(
     sendText(text) {
       if (ws.readyState === linkState.open) ws.send(text);
     },
-    sendFrame(text, instant, delayMs) {
+    sendFrame(text, inMs) {
       if (ws.readyState !== linkState.open) return;
-      if (ws.sendDelayMs === 0) ws.send(text);
-      else ws.send(text, instant + ws.sendDelayMs + delayMs);
+      if (ws.sendDelayMs === 0 || virtual()) ws.send(text);
+      else ws.send(text, inMs);
     },
     pause: () => gate.caller(true),
     resume: () => gate.caller(false),
@@ -257,6 +264,7 @@ export function openAppSocket(
       gate.read(size);
       scheduler.after(0, eventClass.input, `${label} message`, () => {
         gate.taken(size);
+        ws!.taken(size);
         events.message(text);
       });
     },
@@ -282,6 +290,6 @@ export function openAppSocket(
     },
     linkEvents,
   );
-  const socket = appSocketOf(ws, gate, waker);
+  const socket = appSocketOf(ws, gate, waker, options.virtual);
   return { socket, connected };
 }

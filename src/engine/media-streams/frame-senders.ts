@@ -12,6 +12,11 @@ export const sendDelayMs = 20;
 const lateAfterMs = 20;
 /** The most sender threads: past four, one thread's sockets are not what holds a machine back. */
 const maxThreads = 4;
+/**
+ * Real clock: bytes read from the app and not yet taken by the loop (each message waits as an event);
+ * past this the socket is not read until half of them are, so a flood waits in the app's own buffers.
+ */
+export const maxUnreadBytes = 256 * 1024;
 
 /** Threads for this machine: one core is the main thread's (API, engine), the rest send; at least one. */
 export const defaultSenderThreads = (): number =>
@@ -20,6 +25,7 @@ export const defaultSenderThreads = (): number =>
 /** What a socket says, as app-socket.ts hears it from `ws` directly or from a sender thread. */
 export interface LinkEvents {
   open(): void;
+  /** The socket's link could not be made or broke (a sender thread that stopped, a URL `ws` refuses). */
   refused(status: number): void;
   error(message: string): void;
   message(text: string | null): void;
@@ -38,8 +44,13 @@ export interface SocketLink {
   readonly lateFrames: number | null;
   /** Real ms after its instant a frame leaves (0: sent when handed over). */
   readonly sendDelayMs: number;
-  /** `due` (clock ms): when the message is to leave; behind every message before it in any case. */
-  send(text: string, due?: number): void;
+  /**
+   * `inMs`: a frame, to leave that many real ms from now (a sender's own delay not counted); without it, at
+   * once. Behind every message before it in any case.
+   */
+  send(text: string, inMs?: number): void;
+  /** The loop took `bytes` of the app's messages (a sender reads on until too many wait). */
+  taken(bytes: number): void;
   ping(): void;
   pause(): void;
   resume(): void;
@@ -78,15 +89,19 @@ interface Thread {
  */
 export function createFrameSenders(workerFile: string, threads = defaultSenderThreads()): FrameSenders {
   const started: (Thread | undefined)[] = Array.from({ length: Math.max(1, threads) }, () => undefined);
-  const listeners = new Map<number, LinkEvents & { stats(buffered: number, late: number): void }>();
+  const listeners = new Map<
+    number,
+    LinkEvents & { stats(buffered: number, taken: number, late: number): void }
+  >();
   let nextId = 1;
 
   const hear = (batch: Told[]) => {
-    for (const [kind, id, a, b] of batch) {
+    for (const [kind, id, a, b, c] of batch) {
       const to = listeners.get(id);
       if (!to) continue;
-      if (kind === "stats") to.stats(a as number, b as number);
+      if (kind === "stats") to.stats(a as number, b as number, c as number);
       else if (kind === "open") to.open();
+      else if (kind === "pong") to.pong();
       else if (kind === "refused") to.refused(a as number);
       else if (kind === "error") to.error(a as string);
       else if (kind === "message") to.message(a as string | null);
@@ -99,19 +114,21 @@ export function createFrameSenders(workerFile: string, threads = defaultSenderTh
 
   const start = (index: number): Thread => {
     const worker = new Worker(workerFile, {
-      workerData: { wsPath: createRequire(import.meta.url).resolve("ws"), lateAfterMs },
+      workerData: { wsPath: createRequire(import.meta.url).resolve("ws"), lateAfterMs, maxUnreadBytes },
     });
     worker.unref();
     const thread: Thread = { worker, outbox: [], held: new Set() };
     worker.on("message", hear);
-    // A thread that stops takes its sockets with it: each closes as broken (1006), and the next socket starts another.
-    const lost = () => {
+    // A thread that stops takes its sockets with it: each errs and closes as broken (1006), and the next
+    // socket starts another.
+    const lost = (reason: string) => {
       if (started[index] === thread) started[index] = undefined;
+      for (const id of thread.held) hear([["error", id, `frame sender stopped: ${reason}`]]);
       for (const id of thread.held) hear([["close", id, 1006, "frame sender stopped"]]);
       thread.held.clear();
     };
-    worker.on("error", lost);
-    worker.on("exit", lost);
+    worker.on("error", (error) => lost(error.message));
+    worker.on("exit", (code) => lost(`exit code ${code}`));
     started[index] = thread;
     return thread;
   };
@@ -139,7 +156,10 @@ export function createFrameSenders(workerFile: string, threads = defaultSenderTh
     thread.held.add(id);
     let readyState: number = linkState.connecting;
     let isPaused = false;
-    let bufferedAmount = 0;
+    // Bytes handed over and not yet taken from the sender's queue, plus what its socket holds: what waits.
+    let posted = 0;
+    let taken = 0;
+    let socketBuffered = 0;
     let lateFrames = 0;
     listeners.set(id, {
       ...events,
@@ -152,8 +172,9 @@ export function createFrameSenders(workerFile: string, threads = defaultSenderTh
         thread.held.delete(id);
         events.close(code, reason);
       },
-      stats(buffered, late) {
-        bufferedAmount = buffered;
+      stats(buffered, sent, late) {
+        socketBuffered = buffered;
+        taken = sent;
         lateFrames = late;
       },
     });
@@ -163,7 +184,7 @@ export function createFrameSenders(workerFile: string, threads = defaultSenderTh
         return readyState;
       },
       get bufferedAmount() {
-        return bufferedAmount;
+        return posted - taken + socketBuffered;
       },
       get isPaused() {
         return isPaused;
@@ -172,9 +193,13 @@ export function createFrameSenders(workerFile: string, threads = defaultSenderTh
         return lateFrames;
       },
       sendDelayMs,
-      send: (text, due = 0) => post(thread, ["send", id, text, due]),
-      // The virtual clock's lockstep pings; a sender holds only real-clock sockets.
-      ping: () => events.pong(),
+      send(text, inMs) {
+        posted += text.length;
+        post(thread, ["send", id, text, inMs === undefined ? 0 : Date.now() + sendDelayMs + inMs]);
+      },
+      taken: (bytes) => post(thread, ["taken", id, bytes]),
+      // The virtual clock's lockstep (a clock switched to virtual while the stream runs).
+      ping: () => post(thread, ["ping", id]),
       pause() {
         isPaused = true;
         post(thread, ["pause", id]);
@@ -189,7 +214,7 @@ export function createFrameSenders(workerFile: string, threads = defaultSenderTh
         post(thread, ["close", id, code]);
       },
       terminate() {
-        readyState = linkState.closing;
+        if (readyState !== linkState.closed) readyState = linkState.closing;
         post(thread, ["terminate", id]);
       },
     };

@@ -30,24 +30,39 @@ export function sounding(utterances: readonly Utterance[], at: number): Utteranc
   return undefined;
 }
 
-/** Each synthesized utterance's samples as mu-law, encoded once: every frame of every stream saying it reads it. */
+/**
+ * Each synthesized utterance's samples as mu-law, encoded once they are asked for a second time (the
+ * synthesizer's cache handed the same array back): every frame of every stream saying it reads them. An
+ * array seen once (the placeholder tone, made anew each time) has only its frame encoded.
+ */
 const encodedSpeech = new WeakMap<Int16Array, Uint8Array>();
+const seenOnce = new WeakSet<Int16Array>();
 const silentFrame = new Uint8Array(frameBytes).fill(0xff);
+
+function encodedFor(samples: Int16Array): Uint8Array | undefined {
+  const known = encodedSpeech.get(samples);
+  if (known || !seenOnce.has(samples)) {
+    if (!known) seenOnce.add(samples);
+    return known;
+  }
+  const bytes = alawmulaw.mulaw.encode(samples);
+  encodedSpeech.set(samples, bytes);
+  return bytes;
+}
 
 /** The 20 ms of `utterance` spoken by `voice` that start at clock time `at`, as a base64 mu-law payload. */
 export function speechFrame(utterance: Utterance, voice: SpeechVoice, at: number): string {
   const samples = speechSamples(utterance.text, voice, utterance.end - utterance.start);
-  let bytes = encodedSpeech.get(samples);
-  if (!bytes) {
-    bytes = alawmulaw.mulaw.encode(samples);
-    encodedSpeech.set(samples, bytes);
-  }
   const first = Math.max(0, Math.round(((at - utterance.start) * speechRate) / 1000));
-  // Mu-law of silence is 0xff: a frame past the words' end is padded with it, as the encoded zeros would be.
-  if (first + frameBytes <= bytes.length)
-    return Buffer.from(bytes.buffer, bytes.byteOffset + first, frameBytes).toString("base64");
+  const whole = encodedFor(samples);
+  // The whole utterance's mu-law read from the frame's first sample, or the frame's own samples encoded.
+  const bytes = whole ?? alawmulaw.mulaw.encode(samples.subarray(first, first + frameBytes));
+  const from = whole ? first : 0;
+  // Mu-law of silence is 0xff: a frame past the words' end is padded with it, as encoded zeros would be.
+  if (from + frameBytes <= bytes.length)
+    return Buffer.from(bytes.buffer, bytes.byteOffset + from, frameBytes).toString("base64");
   const frame = Uint8Array.from(silentFrame);
-  if (first < bytes.length) frame.set(bytes.subarray(first));
+  if (from < bytes.length) frame.set(bytes.subarray(from));
   return Buffer.from(frame).toString("base64");
 }
 

@@ -208,7 +208,7 @@ export function sendMedia(
   s.sent.add("media");
   if (!socket) return;
   // A frame sender: the frame leaves at its own instant, whatever this thread does meanwhile.
-  if (socket.sendDelayMs > 0) socket.sendFrame(text, instant, caller ? line.delayMs() : 0);
+  if (socket.sendDelayMs > 0) socket.sendFrame(text, instant - s.host.now() + (caller ? line.delayMs() : 0));
   else if (lineQueue) lineQueue.hold(text, caller ? line.delayMs() : 0, (held) => s.socket?.sendText(held));
   else socket.sendText(text);
 }
