@@ -114,9 +114,10 @@ export function createFrameSenders(workerFile: string, threads = defaultSenderTh
 
   const start = (index: number): Thread => {
     const worker = new Worker(workerFile, {
+      // Plain JavaScript: none of this process's loaders (tsx, a test runner's) is needed, or paid for at start.
+      execArgv: [],
       workerData: { wsPath: createRequire(import.meta.url).resolve("ws"), lateAfterMs, maxUnreadBytes },
     });
-    worker.unref();
     const thread: Thread = { worker, outbox: [], held: new Set() };
     worker.on("message", hear);
     // A thread that stops takes its sockets with it: each errs and closes as broken (1006), and the next
@@ -129,6 +130,8 @@ export function createFrameSenders(workerFile: string, threads = defaultSenderTh
     };
     worker.on("error", (error) => lost(error.message));
     worker.on("exit", (code) => lost(`exit code ${code}`));
+    // After the listeners: adding a "message" listener holds the thread's port (and the process) open again.
+    worker.unref();
     started[index] = thread;
     return thread;
   };
