@@ -11,8 +11,6 @@ import {
   type SocketLink,
 } from "./frame-senders.js";
 
-export { maxUnreadBytes };
-
 const requireHere = createRequire(import.meta.url);
 let loadedWs: typeof WebSocketClass | undefined;
 /** ws (and Node's https with it) loads on the first stream, not with the library: most sandboxes never open one. */
