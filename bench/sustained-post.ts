@@ -8,14 +8,18 @@ import {
   formContentType,
   messageForm,
   messagesPath,
+  richFixtures,
   runInChild,
   startScriptNodeFlags,
   verdict,
 } from "./lib.js";
 import type { FloorResult } from "./message-floor.js";
-import { autocannon, exited, type Recorded, startBareServer, startSandboxServer } from "./server-vs-bare.js";
+import { autocannon, exited, type Recorded, startBareServer } from "./server-vs-bare.js";
+import { startProbedServer } from "./steady-load.js";
 
-const target = 0.4;
+const target = 0.25;
+/** Heap kept per message over the run, after a full collection: at most this many bytes. */
+const heapTarget = 1024;
 const path = messagesPath;
 const form = messageForm;
 const contentType = formContentType;
@@ -30,6 +34,13 @@ export interface SustainedRun {
   ratio: number;
   /** Requests per second over the last 10 s divided by the first 10 s. */
   drift: number;
+  /** Messages created over the run. */
+  messages: number;
+  /**
+   * The heap's growth over the run per message created, in bytes: `live` as it stood at the end (garbage not
+   * yet collected included), `kept` after a full collection at both ends.
+   */
+  heapPerMessage: { live: number; kept: number };
 }
 
 export interface SustainedResult {
@@ -41,6 +52,8 @@ export interface SustainedResult {
   target: number;
   /** Each way of running the server, the shipped flags first, with its drift. */
   runs: SustainedRun[];
+  /** Bytes of heap kept per message at most. */
+  heapTarget: number;
   /**
    * What a message costs in-process (bench/message-floor.ts) against the time a request has at the target:
    * in all (`requestUs`), and beyond the bare server's own (`budgetUs`). Microseconds, measured in this run.
@@ -71,6 +84,59 @@ function post(url: string): Promise<Recorded> {
 const driftTolerance = 0.1;
 const driftVerdict = (drift: number) => (Math.abs(1 - drift) <= driftTolerance ? "PASS" : "DRIFTS");
 
+interface Way {
+  label: string;
+  flags: string[];
+}
+
+interface Measured extends Way {
+  rates: number[];
+  bad: number;
+  recorded: Recorded;
+  messages: number;
+  heapPerMessage: { live: number; kept: number };
+}
+
+/**
+ * One way of running the server: `segments` x 10 s of POSTs, the heap probed (bench/server-probe.cjs) after the
+ * first message and at the end, as it stands and after a full collection. The server is stopped before the next
+ * way starts: two servers would share the machine's two cores.
+ */
+async function sustain(way: Way, segments: number, connections: number, children: ChildProcess[]) {
+  const load = { method: "POST", body: form, contentType };
+  const ours = await startProbedServer(
+    ["--host", "127.0.0.1", "--fixtures", richFixtures()],
+    [...way.flags, "--expose-gc"],
+  );
+  children.push(ours.child);
+  try {
+    const recorded = await post(ours.url + path);
+    if (recorded.status !== 201)
+      throw new Error(`POST ${path} answered ${recorded.status}: ${recorded.body}`);
+    const start = await ours.probe(true);
+    console.log(`  ${way.label}${way.flags.length ? ` (node ${way.flags.join(" ")})` : ""}`);
+    const rates: number[] = [];
+    let bad = 0;
+    let messages = 0;
+    for (let i = 0; i < segments; i++) {
+      const s = await autocannon(ours.url + path, 10, connections, load);
+      rates.push(s.requests / s.seconds);
+      bad += s.bad;
+      messages += s.requests - s.bad;
+      console.log(
+        `    ${String((i + 1) * 10).padStart(3)} s voice-sandbox ${fmt(rates[i]!).padStart(8)} req/s  p50 ${s.p50} ms  p99 ${s.p99} ms${s.bad ? `  BAD ${s.bad}` : ""}`,
+      );
+    }
+    const live = await ours.probe(false);
+    const kept = await ours.probe(true);
+    const perMessage = (end: number) => (end - start.memory.heapUsed) / Math.max(messages, 1);
+    const heapPerMessage = { live: perMessage(live.memory.heapUsed), kept: perMessage(kept.memory.heapUsed) };
+    return { ...way, rates, bad, recorded, messages, heapPerMessage } satisfies Measured;
+  } finally {
+    await ours.stop();
+  }
+}
+
 export async function benchSustainedPost(): Promise<SustainedResult> {
   const seconds = envNumber("BENCH_SUSTAINED_SECONDS", 60);
   const connections = Math.round(envNumber("BENCH_CONNECTIONS", 50));
@@ -81,7 +147,7 @@ export async function benchSustainedPost(): Promise<SustainedResult> {
   const ways = [
     { label: "npm start and the Docker image", flags: startScriptNodeFlags() },
     { label: "plain node (npx)", flags: [] },
-  ];
+  ].slice(0, Math.max(1, Math.round(envNumber("BENCH_SUSTAINED_WAYS", 2))));
   const children: ChildProcess[] = [];
   let bad = 0;
   let recorded: Recorded | undefined;
@@ -89,27 +155,12 @@ export async function benchSustainedPost(): Promise<SustainedResult> {
     console.log(
       `Sustained POST ${path} (form, HTTP Basic), ${connections} connections, ${segments} x 10 s for each way of running the server, then the bare server 2 x 10 s`,
     );
-    const measured: { label: string; flags: string[]; rates: number[] }[] = [];
+    const measured: Measured[] = [];
     for (const way of ways) {
-      const ours = await startSandboxServer(way.flags);
-      children.push(ours.child);
-      const first = await post(ours.url + path);
-      if (first.status !== 201) throw new Error(`POST ${path} answered ${first.status}: ${first.body}`);
-      recorded ??= first;
-      console.log(`  ${way.label}${way.flags.length ? ` (node ${way.flags.join(" ")})` : ""}`);
-      const rates: number[] = [];
-      for (let i = 0; i < segments; i++) {
-        const s = await autocannon(ours.url + path, 10, connections, load);
-        rates.push(s.requests / s.seconds);
-        bad += s.bad;
-        console.log(
-          `    ${String((i + 1) * 10).padStart(3)} s voice-sandbox ${fmt(rates[i]!).padStart(8)} req/s  p50 ${s.p50} ms  p99 ${s.p99} ms${s.bad ? `  BAD ${s.bad}` : ""}`,
-        );
-      }
-      // Stopped before the next starts: two servers would share the machine's two cores.
-      ours.child.kill("SIGTERM");
-      if (!exited(ours.child)) await new Promise((r) => ours.child.once("exit", r));
-      measured.push({ ...way, rates });
+      const run = await sustain(way, segments, connections, children);
+      recorded ??= run.recorded;
+      bad += run.bad;
+      measured.push(run);
     }
     const bare = await startBareServer(recorded!, "bench/bare-form-server.mjs");
     children.push(bare.child);
@@ -134,13 +185,18 @@ export async function benchSustainedPost(): Promise<SustainedResult> {
       requestUs,
       budgetUs,
     };
-    const runs: SustainedRun[] = measured.map(({ label, flags, rates }) => {
+    const runs: SustainedRun[] = measured.map(({ label, flags, rates, messages, heapPerMessage }) => {
       const rate = rates.reduce((a, b) => a + b, 0) / rates.length;
-      return { label, flags, rate, ratio: rate / bareRate, drift: rates[rates.length - 1]! / rates[0]! };
+      const drift = rates[rates.length - 1]! / rates[0]!;
+      return { label, flags, rate, ratio: rate / bareRate, drift, messages, heapPerMessage };
     });
     for (const run of runs) {
       console.log(
         `  ${run.label}: ratio ours/bare ${run.ratio.toFixed(2)} (target >= ${target}) ${verdict(run.ratio, target)}; last 10 s / first 10 s ${run.drift.toFixed(2)} (target within 10%) ${driftVerdict(run.drift)}`,
+      );
+      const { live, kept } = run.heapPerMessage;
+      console.log(
+        `    heap per message over ${fmt(run.messages)} messages: ${fmt(live)} B as it stood, ${fmt(kept)} B after a full collection (target <= ${heapTarget}) ${kept <= heapTarget ? "PASS" : "FAIL"}`,
       );
     }
     console.log(
@@ -159,6 +215,7 @@ export async function benchSustainedPost(): Promise<SustainedResult> {
       ratio: shipped.ratio,
       target,
       runs,
+      heapTarget,
       floor,
       failed: bad > 0,
     };
