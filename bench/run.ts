@@ -144,7 +144,7 @@ if (scenarios)
   );
 if (sustained)
   console.log(
-    `  ${sustained.name.padEnd(26)} ours ${fmt(sustained.ours).padStart(8)} req/s  baseline ${fmt(sustained.baseline).padStart(8)} req/s  ratio ${sustained.ratio.toFixed(2)} (>= ${sustained.target}) ${verdict(sustained.ratio, sustained.target)}; last/first 10 s ${sustained.runs.map((run) => `${run.drift.toFixed(2)} (${run.label})`).join(", ")}; a whole message in-process ${sustained.floor.throughCoreUs.toFixed(1)} us against the ${sustained.floor.requestUs.toFixed(1)} us a request has at the target (its store writes ${sustained.floor.withEventsUs.toFixed(1)} us against the ${sustained.floor.budgetUs.toFixed(1)} us beyond the bare server's)`,
+    `  ${sustained.name.padEnd(26)} ours ${fmt(sustained.ours).padStart(8)} req/s  baseline ${fmt(sustained.baseline).padStart(8)} req/s  ratio ${sustained.ratio.toFixed(2)} (>= ${sustained.target}) ${verdict(sustained.ratio, sustained.target)}; last/first 10 s ${sustained.runs.map((run) => `${run.drift.toFixed(2)} (${run.label})`).join(", ")}; heap kept per message ${sustained.runs.map((run) => `${fmt(run.heapPerMessage.kept)} B`).join(", ")} (<= ${sustained.heapTarget}); a whole message in-process ${sustained.floor.throughCoreUs.toFixed(1)} us against the ${sustained.floor.requestUs.toFixed(1)} us a request has at the target (its store writes ${sustained.floor.withEventsUs.toFixed(1)} us against the ${sustained.floor.budgetUs.toFixed(1)} us beyond the bare server's)`,
   );
 if (startup)
   console.log(
