@@ -5,6 +5,7 @@ import { createAccount } from "../../src/engine/accounts/accounts.js";
 import { billCall } from "../../src/engine/billing/billing.js";
 import { balanceOf, charge, topUp } from "../../src/engine/billing/ledger.js";
 import { summarizeUsage } from "../../src/engine/billing/usage-records.js";
+import { commitsPerCheck } from "../../src/engine/context/retention.js";
 import { createSandbox, type Sandbox } from "../../src/index.js";
 import {
   insertCall,
@@ -182,5 +183,24 @@ describe("the logs' own bounds", () => {
     expect(sandbox.requests.list()).toHaveLength(4);
     expect(sandbox.requests.total()).toBe(10);
     expect(sandbox.webhooks.deliveries).toHaveLength(3);
+  });
+});
+
+describe("a large bound, looked at every few commits", () => {
+  it("holds at most a commit's share more than 3,000 finished calls, and exactly 3,000 once looked at", () => {
+    // 3,000 records: looked at every 3 commits (commitsPerCheck), so never more than 2 over.
+    expect(commitsPerCheck({ maxCount: 3_000 })).toBe(3);
+    expect(commitsPerCheck({ maxCount: 999 })).toBe(1);
+    expect(commitsPerCheck({ maxAgeMs: 1_000 })).toBe(1);
+    const sandbox = createSandbox({ retain: { maxCount: 3_000 } });
+    const sizes: number[] = [];
+    for (let i = 0; i < 3_010; i++) {
+      finishedCall(sandbox);
+      sizes.push(sandbox.store.calls.size);
+    }
+    expect(Math.max(...sizes)).toBe(3_002);
+    // The excess goes at the next look: one call in three is followed by the bound exactly.
+    expect(sizes.slice(3_000).filter((size) => size === 3_000).length).toBeGreaterThanOrEqual(3);
+    expect(sizes.slice(-3)).toContain(3_000);
   });
 });

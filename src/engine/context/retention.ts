@@ -14,6 +14,18 @@ export const defaultRecordRetention = { maxCount: 10_000 } as const satisfies Re
 /** Records dropped per kind by one commit at most: the excess of a bound just lowered goes over many. */
 const dropsPerCommit = 64;
 
+/**
+ * A count bound of this many records or more is looked at every `maxCount / checkShare` commits rather than after
+ * each: a kind holds at most about 0.1% more than its bound for a moment, and a busy sandbox does not walk six
+ * kinds' fronts on each of a message's four changes (docs/decisions.md). Smaller bounds, and a bound of age
+ * alone, are looked at after every commit, as before.
+ */
+const checkShare = 1000;
+
+/** Commits between two looks at the bound: 1 below `checkShare` records (and for an age alone). */
+export const commitsPerCheck = (retention: RecordRetention) =>
+  retention.maxCount === undefined ? 1 : Math.max(1, Math.floor(retention.maxCount / checkShare));
+
 /** Candidates that may not go yet (see `groupOf`) passed over per kind and pass before giving up until the next. */
 const passOverLimit = 64;
 
@@ -265,7 +277,7 @@ export interface RetentionControl {
   readonly bound: RecordRetention | false;
   /** No more drops until `resume` (a data directory's journal is replayed as it was written). */
   pause(): void;
-  /** Drops again after every change (and the excess a change finds, `dropsPerCommit` of a kind at a time). */
+  /** Drops again after changes (`commitsPerCheck`; the excess a look finds, `dropsPerCommit` of a kind at a time). */
   resume(): void;
   /** Drops everything beyond the bound, `perStep` records of each kind a step, yielding between steps. */
   sweep(perStep?: number): Generator<void>;
@@ -274,11 +286,19 @@ export interface RetentionControl {
 export function createRetentionControl(ctx: EngineContext): RetentionControl {
   const bound = ctx.recordRetention ?? false;
   const state = createRetentionState();
+  const every = bound ? commitsPerCheck(bound) : 1;
+  let commits = 0;
+  const check = () => {
+    if (++commits < every) return;
+    // Some left over: the next commit looks again rather than waiting `every` more.
+    commits = enforceRetention(ctx, state) ? every : 0;
+  };
   const control: RetentionControl = {
     bound,
     pause: () => ctx.store.onCommit(null),
     resume: () => {
-      if (bound) ctx.store.onCommit(() => enforceRetention(ctx, state));
+      commits = 0;
+      if (bound) ctx.store.onCommit(check);
     },
     *sweep(perStep = 1000) {
       if (!bound) return;
