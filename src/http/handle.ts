@@ -1,4 +1,5 @@
 // The core: one plain request in, one plain response out. Route lookup, auth, parsing, validation, one handler.
+import type { z } from "zod";
 import { errors } from "../domain/errors.js";
 import { authorize, resolvePrincipal } from "./auth.js";
 import {
@@ -81,8 +82,18 @@ export function createHandle(routes: AnyRoute[], given: RouteServices): Handle {
   return observeRequests(serve, services, surfaceOf);
 }
 
+/**
+ * Checks `input` against `schema`, and once more with zod's `reportInput` only when it fails: the issues then tell
+ * a missing parameter (input undefined) from a wrong one. Asked on every parse, `reportInput` made a valid
+ * message's form take 2.0 instead of 0.55 us (docs/decisions.md).
+ */
+function validate<S extends z.ZodType>(schema: S, input: unknown): z.ZodSafeParseResult<z.output<S>> {
+  const result = schema.safeParse(input);
+  return result.success ? result : schema.safeParse(input, { reportInput: true });
+}
+
 function checkPathParams(route: AnyRoute, params: Record<string, string>): void {
-  const result = route.params?.safeParse(params, { reportInput: true });
+  const result = route.params && validate(route.params, params);
   if (!result || result.success) return;
   const issue = result.error.issues[0]!;
   const name = String(issue.path[0] ?? "");
@@ -95,8 +106,7 @@ function checkPathParams(route: AnyRoute, params: Record<string, string>): void 
 function parseQuery(route: AnyRoute, request: SandboxRequest): unknown {
   const raw = parseParams(request.query);
   if (!route.query) return raw;
-  // reportInput: the issues then tell a missing parameter (input undefined) from a wrong one.
-  const result = route.query.safeParse(raw, { reportInput: true });
+  const result = validate(route.query, raw);
   if (result.success) return result.data;
   throw route.surface === "account"
     ? accountParameterError(result.error.issues, route.errorCodes, route.missingCodes)
@@ -118,7 +128,7 @@ function parseBody(route: AnyRoute, request: SandboxRequest, params: Record<stri
         `Send parameters as application/x-www-form-urlencoded (got ${type || "no Content-Type"}).`,
       );
     }
-    const result = route.body.safeParse(parseParams(request.body), { reportInput: true });
+    const result = validate(route.body, parseParams(request.body));
     if (result.success) return result.data;
     throw accountParameterError(result.error.issues, route.errorCodes, route.missingCodes);
   }
@@ -137,7 +147,7 @@ function parseBody(route: AnyRoute, request: SandboxRequest, params: Record<stri
   }
   if (route.surface === "carrier" && !route.plainJsonBody)
     checkResourceIdentity(route, request.method, document, params);
-  const result = route.body.safeParse(document, { reportInput: true });
+  const result = validate(route.body, document);
   if (result.success) {
     if (route.surface === "carrier" && !route.plainJsonBody) refuseFixedRelationships(document, result.data);
     return result.data;
