@@ -23,6 +23,8 @@ const heapTarget = 1024;
 const path = messagesPath;
 const form = messageForm;
 const contentType = formContentType;
+/** What autocannon sends, the sandbox and the bare server alike. */
+const load = { method: "POST", body: form, contentType };
 
 /** One way of running the server, and how it held up over the run. */
 export interface SustainedRun {
@@ -103,7 +105,6 @@ interface Measured extends Way {
  * way starts: two servers would share the machine's two cores.
  */
 async function sustain(way: Way, segments: number, connections: number, children: ChildProcess[]) {
-  const load = { method: "POST", body: form, contentType };
   const ours = await startProbedServer(
     ["--host", "127.0.0.1", "--fixtures", richFixtures()],
     [...way.flags, "--expose-gc"],
@@ -141,7 +142,6 @@ export async function benchSustainedPost(): Promise<SustainedResult> {
   const seconds = envNumber("BENCH_SUSTAINED_SECONDS", 60);
   const connections = Math.round(envNumber("BENCH_CONNECTIONS", 50));
   const segments = Math.max(2, Math.round(seconds / 10));
-  const load = { method: "POST", body: form, contentType };
   // The young generation's size decides how fast the old one grows under this load (docs/decisions.md), and Node
   // reads it only at start: the server runs once as npm start and the Docker image run it, once as plain node.
   const ways = [
