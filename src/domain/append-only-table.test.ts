@@ -1,6 +1,7 @@
 // The append-only table (the event log) gives the same rows, in the same order, as filtering a plain list, through inserts, oldest-first drops and rollbacks.
 import { describe, expect, it } from "vitest";
 import { AppendOnlyTable } from "./append-only-table.js";
+import { createIdGenerator, serialIn } from "./ids.js";
 
 interface Row {
   sid: string;
@@ -168,5 +169,59 @@ describe("append-only table", () => {
     built.insert({ sid: "new", account: "AC2", type: "sent" });
     for (let n = 0; n < 10; n++) built.delete(`r${n}`);
     expectSameAsList(built, [...rows.slice(10), { sid: "new", account: "AC2", type: "sent" }]);
+  });
+
+  it("finds rows whose ids carry their position, beside rows loaded with ids that carry another", () => {
+    const ids = createIdGenerator(9);
+    const numbered = { ...definition, positionIn: (sid: string) => serialIn(sid, 34) };
+    const table = new AppendOnlyTable<Row>(numbered, () => {});
+    // Loaded rows whose ids carry positions they no longer have (a snapshot of a longer log), and one made elsewhere.
+    const loaded = [40, 41, 0].map((n) => ({
+      sid: ids.mintNumbered("EV", n),
+      account: "AC1",
+      type: "created",
+    }));
+    const rows: Row[] = [...loaded, { sid: "r-old", account: "AC2", type: "sent" }];
+    table.load(rows);
+    for (let n = 0; n < 50; n++) {
+      const row = {
+        sid: ids.mintNumbered("EV", table.nextPosition),
+        account: accounts[n % 3]!,
+        type: "sent",
+      };
+      rows.push(table.insert(row));
+    }
+    expectSameAsList(table, rows);
+    for (const row of rows) expect(table.get(row.sid)).toBe(row);
+    // An id that carries the position of another row, or of none, is not found.
+    expect(table.get(ids.mintNumbered("EV", 10))).toBeUndefined();
+    expect(table.get(ids.mintNumbered("EV", 500))).toBeUndefined();
+    expect(() => table.insert(rows[7]!)).toThrow(/duplicate/);
+    expect(() => table.insert(loaded[2]!)).toThrow(/duplicate/);
+    for (let n = 0; n < 6; n++) expect(table.delete(rows[n]!.sid)).toBe(rows[n]);
+    expect(table.get(rows[0]!.sid)).toBeUndefined();
+    expectSameAsList(table, rows.slice(6));
+  });
+
+  it("undoes inserts and drops of rows whose ids carry their position", () => {
+    const ids = createIdGenerator(4);
+    const undo: (() => void)[] = [];
+    const table = new AppendOnlyTable<Row>(
+      { ...definition, positionIn: (sid) => serialIn(sid, 34) },
+      (step) => undo.push(step),
+    );
+    const mint = () =>
+      table.insert({ sid: ids.mintNumbered("EV", table.nextPosition), account: "AC1", type: "sent" });
+    const rows = Array.from({ length: 5 }, mint);
+    undo.length = 0;
+    table.delete(rows[0]!.sid);
+    const extra = mint();
+    for (const step of undo.reverse()) step();
+    expectSameAsList(table, rows);
+    expect(table.get(extra.sid)).toBeUndefined();
+    // The position taken back goes to the next row, under a new id.
+    const next = mint();
+    expect(next.sid).not.toBe(extra.sid);
+    expect(table.get(next.sid)).toBe(next);
   });
 });

@@ -1,115 +1,14 @@
 // A table whose rows arrive at the end and leave from the front, oldest first (the carrier's event log): every index bucket is then a queue, so an insert or dropping the oldest row costs O(1), no tree.
 import { IdMap } from "./id-map.js";
+import { compactFrom, moved, PositionQueue } from "./position-queue.js";
 import type {
+  AppendOnlyStoredTable,
   IndexKey,
   ScanOptions,
-  StoredTable,
   TableBuilder,
   TableDefinition,
   UndoRecorder,
 } from "./stored-table.js";
-
-/** A queue's dropped front is cut off once it is this long and at least half of what it holds, so each drop costs O(1) amortized. */
-const compactFrom = 1024;
-
-/**
- * Ascending row positions: pushed at the end, dropped from the front, read by binary search. Most queues stay
- * short (one resource's few events), so the array starts with room for one and doubles when full: a push onto
- * a full array would reserve room for 17 or more. Measured (docs/decisions.md, form POST write path): a full
- * window of 100,000 events held 3.6 MB less.
- */
-class PositionQueue {
-  /** Positions live in `items[head]` to `items[end - 1]`; slots from `end` on are room to grow. */
-  private items: number[];
-  private head = 0;
-  private end: number;
-
-  constructor(first: number) {
-    this.items = [first];
-    this.end = 1;
-  }
-
-  get size(): number {
-    return this.end - this.head;
-  }
-
-  first(): number | undefined {
-    return this.size === 0 ? undefined : this.items[this.head];
-  }
-
-  last(): number | undefined {
-    return this.size === 0 ? undefined : this.items[this.end - 1];
-  }
-
-  push(position: number): void {
-    if (this.end === this.items.length) this.resize(this.size * 2);
-    this.items[this.end++] = position;
-  }
-
-  /** Takes back the newest position (an insert undone). */
-  pop(): void {
-    this.end--;
-  }
-
-  /** Drops the oldest position. */
-  shift(): void {
-    this.head++;
-    if (this.head >= compactFrom && this.head * 2 >= this.end) this.resize(this.size);
-  }
-
-  /**
-   * Puts a dropped oldest position back in front (a drop undone). With no room in front, as much room as the
-   * queue holds is made there, so undoing a long run of drops costs O(1) a position amortized.
-   */
-  unshift(position: number): void {
-    if (this.head === 0) this.resize(this.size, Math.max(this.size, 1));
-    this.items[--this.head] = position;
-  }
-
-  /** Positions oldest first (newest first when reversed), starting after `after` (before it when reversed). */
-  *walk(reverse: boolean, after?: number): Generator<number> {
-    // The array and its bounds as they are now: a push that moves the positions to a new array mid-walk
-    // leaves this one as it was.
-    const { items, head, end } = this;
-    if (reverse) {
-      let i = after === undefined ? end - 1 : this.lowerBound(after) - 1;
-      for (; i >= head; i--) yield items[i]!;
-    } else {
-      let i = after === undefined ? head : this.lowerBound(after + 1);
-      for (; i < end; i++) yield items[i]!;
-    }
-  }
-
-  /** Moves the positions to a new array with `front` free slots before them and room for `capacity` from there (at least one). */
-  private resize(capacity: number, front = 0): void {
-    const size = this.size;
-    this.items = moved(this.items, this.head, this.end, front, front + Math.max(capacity, 1));
-    this.head = front;
-    this.end = front + size;
-  }
-
-  /** The first index at or after the head whose position is >= `position`. */
-  private lowerBound(position: number): number {
-    let low = this.head;
-    let high = this.end;
-    while (low < high) {
-      const mid = (low + high) >>> 1;
-      if (this.items[mid]! < position) low = mid + 1;
-      else high = mid;
-    }
-    return low;
-  }
-}
-
-/**
- * `items[from]` to `items[to - 1]` in a new array of `length` slots, the first of them at index `at`: the slots
- * before it are room for what is put back in front, those after it room to push.
- */
-function moved<T>(items: readonly T[], from: number, to: number, at: number, length: number): T[] {
-  const next = new Array<T>(length);
-  for (let i = from; i < to; i++) next[at + i - from] = items[i]!;
-  return next;
-}
 
 /** Files a position after the others under `key` (an insert), starting the key's queue if it has none. */
 function fileNewest(buckets: Map<string, PositionQueue>, key: string, position: number): void {
@@ -127,8 +26,12 @@ function fileOldest(buckets: Map<string, PositionQueue>, key: string, position: 
 
 /** A table's rows and indexes as an append-only table keeps them. */
 interface AppendOnlyState<T> {
-  /** Each id's position. */
-  position: IdMap;
+  /**
+   * The position of each id that does not carry its own (TableDefinition.positionIn): ids minted with their
+   * position are found without a map, and only the others (rows loaded from a snapshot, ids made elsewhere) cost
+   * an entry here. Measured (docs/decisions.md, "A cheaper message"): the map's steps were most of an event's cost.
+   */
+  apart: IdMap;
   /** Rows by position minus `base`; slots before `head` were dropped. */
   rows: (T | undefined)[];
   base: number;
@@ -136,9 +39,35 @@ interface AppendOnlyState<T> {
   indexes: Map<string, PositionQueue>[];
 }
 
-export class AppendOnlyTable<T> implements StoredTable<T> {
+/** What an id is found by: the position it carries, and the row's own id to check that it is the row there. */
+interface IdReader<T> {
+  idOf: (row: T) => string;
+  positionIn: (id: string) => number | undefined;
+}
+
+/** Where the row with `id` is, or undefined when the table does not hold it. */
+function positionOf<T>(state: AppendOnlyState<T>, reader: IdReader<T>, id: string): number | undefined {
+  if (state.apart.size > 0) {
+    const kept = state.apart.get(id);
+    if (kept !== undefined) return kept;
+  }
+  const position = reader.positionIn(id);
+  if (position === undefined) return undefined;
+  const row = position - state.base >= state.head ? state.rows[position - state.base] : undefined;
+  return row !== undefined && reader.idOf(row) === id ? position : undefined;
+}
+
+/** Notes a new row's position under its id, unless the id carries it. */
+function fileId<T>(state: AppendOnlyState<T>, reader: IdReader<T>, id: string, position: number): void {
+  if (reader.positionIn(id) !== position) state.apart.set(id, position);
+}
+
+const noPosition = () => undefined;
+
+export class AppendOnlyTable<T> implements AppendOnlyStoredTable<T> {
   readonly name: string;
   private readonly idOf: (row: T) => string;
+  private readonly reader: IdReader<T>;
   private readonly indexDefs: [string, IndexKey<T>][];
   private readonly indexNumber: Map<string, number>;
   private readonly recordUndo: UndoRecorder;
@@ -147,6 +76,7 @@ export class AppendOnlyTable<T> implements StoredTable<T> {
   constructor(definition: TableDefinition<T>, recordUndo: UndoRecorder) {
     this.name = definition.name;
     this.idOf = definition.id;
+    this.reader = { idOf: definition.id, positionIn: definition.positionIn ?? noPosition };
     this.indexDefs = Object.entries(definition.indexes ?? {});
     this.indexNumber = new Map(this.indexDefs.map(([name], i) => [name, i]));
     this.recordUndo = recordUndo;
@@ -154,16 +84,20 @@ export class AppendOnlyTable<T> implements StoredTable<T> {
   }
 
   get size(): number {
-    return this.state.position.size;
+    return this.state.rows.length - this.state.head;
+  }
+
+  get nextPosition(): number {
+    return this.state.base + this.state.rows.length;
   }
 
   get(id: string): T | undefined {
-    const position = this.state.position.get(id);
+    const position = positionOf(this.state, this.reader, id);
     return position === undefined ? undefined : this.at(position);
   }
 
   has(id: string): boolean {
-    return this.state.position.has(id);
+    return positionOf(this.state, this.reader, id) !== undefined;
   }
 
   all(): T[] {
@@ -195,7 +129,8 @@ export class AppendOnlyTable<T> implements StoredTable<T> {
 
   *scan(options: ScanOptions = {}): Generator<T> {
     const reverse = options.reverse ?? false;
-    const after = options.after === undefined ? undefined : this.state.position.get(options.after);
+    const after =
+      options.after === undefined ? undefined : positionOf(this.state, this.reader, options.after);
     if (options.index !== undefined) {
       const bucket = this.bucket(options.index, options.key ?? "");
       if (!bucket) return;
@@ -213,9 +148,10 @@ export class AppendOnlyTable<T> implements StoredTable<T> {
   insert(row: T): T {
     const id = this.idOf(row);
     const state = this.state;
-    if (state.position.has(id)) throw new Error(`duplicate id ${id} in ${this.name}`);
+    if (positionOf(state, this.reader, id) !== undefined)
+      throw new Error(`duplicate id ${id} in ${this.name}`);
     const position = state.base + state.rows.length;
-    state.position.set(id, position);
+    fileId(state, this.reader, id, position);
     state.rows.push(row);
     // Keys read in the loop, not gathered in an array: an undo (rare) reads them again from the same row.
     const defs = this.indexDefs;
@@ -234,13 +170,13 @@ export class AppendOnlyTable<T> implements StoredTable<T> {
   /** Only the oldest row can go: rows leave in the order they came. */
   delete(id: string): T | undefined {
     const state = this.state;
-    if (!state.position.has(id)) return undefined;
-    const oldest = this.oldest()!;
-    if (this.idOf(oldest) !== id) {
+    const oldest = this.oldest();
+    if (oldest === undefined || this.idOf(oldest) !== id) {
+      if (!this.has(id)) return undefined;
       throw new Error(`rows of ${this.name} leave oldest first; ${id} is not the oldest`);
     }
     const position = state.base + state.head;
-    state.position.delete(id);
+    if (state.apart.size > 0) state.apart.delete(id);
     state.rows[state.head] = undefined;
     state.head++;
     const defs = this.indexDefs;
@@ -271,7 +207,7 @@ export class AppendOnlyTable<T> implements StoredTable<T> {
   }
 
   contents(): AppendOnlyContents<T> {
-    return new AppendOnlyContents(this.name, this.idOf, this.indexDefs);
+    return new AppendOnlyContents(this.name, this.reader, this.indexDefs);
   }
 
   install(builder: TableBuilder<T>): void {
@@ -311,7 +247,7 @@ export class AppendOnlyTable<T> implements StoredTable<T> {
   /** Undoes the newest insert (undos run newest first, so it is still the newest). */
   private takeBackNewest(id: string, keys: (string | null | undefined)[]): void {
     const state = this.state;
-    state.position.delete(id);
+    if (state.apart.size > 0) state.apart.delete(id);
     state.rows.pop();
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i];
@@ -334,7 +270,7 @@ export class AppendOnlyTable<T> implements StoredTable<T> {
       state.base -= room;
     }
     state.rows[--state.head] = row;
-    state.position.set(id, position);
+    fileId(state, this.reader, id, position);
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i];
       if (key !== null && key !== undefined) fileOldest(state.indexes[i]!, key, position);
@@ -344,7 +280,7 @@ export class AppendOnlyTable<T> implements StoredTable<T> {
 
 function emptyState<T>(indexCount: number): AppendOnlyState<T> {
   return {
-    position: new IdMap(),
+    apart: new IdMap(),
     rows: [],
     base: 0,
     head: 0,
@@ -359,7 +295,7 @@ export class AppendOnlyContents<T> implements TableBuilder<T> {
 
   constructor(
     private readonly name: string,
-    private readonly idOf: (row: T) => string,
+    private readonly reader: IdReader<T>,
     private readonly indexDefs: [string, IndexKey<T>][],
   ) {
     this.state = emptyState(indexDefs.length);
@@ -370,11 +306,12 @@ export class AppendOnlyContents<T> implements TableBuilder<T> {
   }
 
   add(row: T): void {
-    const id = this.idOf(row);
+    const id = this.reader.idOf(row);
     const state = this.state;
-    if (state.position.has(id)) throw new Error(`duplicate id ${id} in ${this.name}`);
+    if (positionOf(state, this.reader, id) !== undefined)
+      throw new Error(`duplicate id ${id} in ${this.name}`);
     const position = state.rows.length;
-    state.position.set(id, position);
+    fileId(state, this.reader, id, position);
     state.rows.push(row);
     for (let i = 0; i < this.indexDefs.length; i++) {
       const key = this.indexDefs[i]![1](row);

@@ -6,6 +6,12 @@ export type IdGeneratorState = [number, number, number, number];
 export interface IdGenerator {
   /** A Twilio-style id: two-letter prefix plus 32 lowercase hex digits. */
   mint(prefix: string): string;
+  /**
+   * An id of the same shape whose last 16 hex digits are `serial` (a row's position in an append-only table,
+   * which then finds it without a map): 16 random digits, then the serial. It takes as many random words as
+   * `mint`, so every other id stays the one it would have been.
+   */
+  mintNumbered(prefix: string, serial: number): string;
   /** 32 lowercase hex digits (auth tokens, key secrets). */
   secret(): string;
   /** A float in [0, 1), for seeded jitter. */
@@ -73,6 +79,17 @@ export function createIdGenerator(seed: number | string = 1): IdGenerator {
       hexWords(prefix.length);
       return String.fromCharCode.apply(null, codes);
     },
+    mintNumbered: (prefix, serial) => {
+      codes.length = prefix.length + 32;
+      for (let i = 0; i < prefix.length; i++) codes[i] = prefix.charCodeAt(i);
+      hexWords(prefix.length);
+      let rest = serial;
+      for (let i = prefix.length + 31; i >= prefix.length + 16; i--) {
+        codes[i] = hexCodes[rest % 16]!;
+        rest = Math.floor(rest / 16);
+      }
+      return String.fromCharCode.apply(null, codes);
+    },
     secret: () => {
       codes.length = 32;
       hexWords(0);
@@ -84,4 +101,17 @@ export function createIdGenerator(seed: number | string = 1): IdGenerator {
       [s0, s1, s2, s3] = state;
     },
   };
+}
+
+/** The serial `mintNumbered` put in an id of `length` characters, or undefined when the id has no such ending. */
+export function serialIn(id: string, length: number): number | undefined {
+  if (id.length !== length) return undefined;
+  let serial = 0;
+  for (let i = length - 16; i < length; i++) {
+    const code = id.charCodeAt(i);
+    const digit = code >= 48 && code <= 57 ? code - 48 : code >= 97 && code <= 102 ? code - 87 : -1;
+    if (digit < 0) return undefined;
+    serial = serial * 16 + digit;
+  }
+  return serial;
 }

@@ -24,6 +24,7 @@ import {
   participantSchema,
 } from "./conference.js";
 import { eventSchema, type SandboxEvent } from "./event.js";
+import { serialIn } from "./ids.js";
 import { type Message, type MessageStatus, messageSchema } from "./message.js";
 import { type OutgoingCallerId, outgoingCallerIdSchema } from "./outgoing-caller-id.js";
 import { type PhoneNumber, phoneNumberSchema } from "./phone-number.js";
@@ -121,6 +122,8 @@ export const tableDefinitions = {
     name: "events",
     owner: { kind: "none", why: "the carrier's log of what happened, account.deleted included" },
     id: (e: SandboxEvent) => e.sid,
+    // An event's sid ends in its position (recordEvent mints it so), which finds it without a map.
+    positionIn: (sid: string) => serialIn(sid, 34),
     indexes: {
       account: (e: SandboxEvent) => e.account_sid,
       type: (e: SandboxEvent) => e.type,

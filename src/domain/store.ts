@@ -1,7 +1,7 @@
 // The sandbox's state: indexed tables, atomic multi-table changes, and plain-JSON snapshots.
 import { AppendOnlyTable } from "./append-only-table.js";
 import { type StoreSnapshot, storeSnapshotSchema, tableDefinitions, tableNames } from "./store-tables.js";
-import type { StoredTable } from "./stored-table.js";
+import type { AppendOnlyStoredTable, StoredTable } from "./stored-table.js";
 import { Table, type TableChange, type TableDefinition } from "./table.js";
 
 export {
@@ -13,7 +13,9 @@ export {
   tableRowSchemas,
 } from "./store-tables.js";
 
-export type Tables = { [K in keyof StoreSnapshot]: StoredTable<StoreSnapshot[K][number]> };
+export type Tables = {
+  [K in Exclude<keyof StoreSnapshot, "events">]: StoredTable<StoreSnapshot[K][number]>;
+} & { events: AppendOnlyStoredTable<StoreSnapshot["events"][number]> };
 
 /** Receives each committed change as one batch: a whole transaction, or a single change made outside one. */
 export type ChangeListener = (batch: TableChange[]) => void;

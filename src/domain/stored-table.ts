@@ -7,6 +7,11 @@ export interface TableDefinition<T> {
   name: string;
   id: (row: T) => string;
   indexes?: Record<string, IndexKey<T>>;
+  /**
+   * Append-only tables: the position an id says its row was filed at (ids minted with the position, see
+   * IdGenerator.mintNumbered), so such a row is found without a map; undefined when the id says none.
+   */
+  positionIn?: (id: string) => number | undefined;
 }
 
 /** One change to one table, as a journal would record it. */
@@ -78,4 +83,10 @@ export interface StoredTable<T> {
   readonly indexesPending: boolean;
   /** Files the deferred indexes a step at a time; the table may be read and changed between steps. */
   buildIndexes(): Generator<void>;
+}
+
+/** A table whose rows only arrive at the end and leave from the front (the event log). */
+export interface AppendOnlyStoredTable<T> extends StoredTable<T> {
+  /** The position the next row inserted will have: an id minted with it needs no map to be found. */
+  readonly nextPosition: number;
 }

@@ -22,7 +22,7 @@ export function recordEvent(
     ? Object.fromEntries(Object.entries(resource).filter(([key]) => !secretFields.includes(key)))
     : (resource as Record<string, unknown>);
   const event = ctx.store.events.insert({
-    sid: ctx.ids.mint("EV"),
+    sid: ctx.ids.mintNumbered("EV", ctx.store.events.nextPosition),
     type,
     account_sid: accountSid,
     resource_type: resourceType,
