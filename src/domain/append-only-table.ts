@@ -66,7 +66,6 @@ const noPosition = () => undefined;
 
 export class AppendOnlyTable<T> implements AppendOnlyStoredTable<T> {
   readonly name: string;
-  private readonly idOf: (row: T) => string;
   private readonly reader: IdReader<T>;
   private readonly indexDefs: [string, IndexKey<T>][];
   private readonly indexNumber: Map<string, number>;
@@ -75,7 +74,6 @@ export class AppendOnlyTable<T> implements AppendOnlyStoredTable<T> {
 
   constructor(definition: TableDefinition<T>, recordUndo: UndoRecorder) {
     this.name = definition.name;
-    this.idOf = definition.id;
     this.reader = { idOf: definition.id, positionIn: definition.positionIn ?? noPosition };
     this.indexDefs = Object.entries(definition.indexes ?? {});
     this.indexNumber = new Map(this.indexDefs.map(([name], i) => [name, i]));
@@ -146,7 +144,7 @@ export class AppendOnlyTable<T> implements AppendOnlyStoredTable<T> {
   }
 
   insert(row: T): T {
-    const id = this.idOf(row);
+    const id = this.reader.idOf(row);
     const state = this.state;
     if (positionOf(state, this.reader, id) !== undefined)
       throw new Error(`duplicate id ${id} in ${this.name}`);
@@ -164,14 +162,16 @@ export class AppendOnlyTable<T> implements AppendOnlyStoredTable<T> {
   }
 
   replace(row: T): T {
-    throw new Error(`rows of ${this.name} are never changed; ${this.idOf(row)} stays as it was written`);
+    throw new Error(
+      `rows of ${this.name} are never changed; ${this.reader.idOf(row)} stays as it was written`,
+    );
   }
 
   /** Only the oldest row can go: rows leave in the order they came. */
   delete(id: string): T | undefined {
     const state = this.state;
     const oldest = this.oldest();
-    if (oldest === undefined || this.idOf(oldest) !== id) {
+    if (oldest === undefined || this.reader.idOf(oldest) !== id) {
       if (!this.has(id)) return undefined;
       throw new Error(`rows of ${this.name} leave oldest first; ${id} is not the oldest`);
     }

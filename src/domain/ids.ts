@@ -72,17 +72,19 @@ export function createIdGenerator(seed: number | string = 1): IdGenerator {
         codes[from + word * 8 + digit] = hexCodes[(value >>> (28 - 4 * digit)) & 15]!;
     }
   };
+  /** The prefix and 32 random hex digits, in `codes`. */
+  const idCodes = (prefix: string) => {
+    codes.length = prefix.length + 32;
+    for (let i = 0; i < prefix.length; i++) codes[i] = prefix.charCodeAt(i);
+    hexWords(prefix.length);
+  };
   return {
     mint: (prefix) => {
-      codes.length = prefix.length + 32;
-      for (let i = 0; i < prefix.length; i++) codes[i] = prefix.charCodeAt(i);
-      hexWords(prefix.length);
+      idCodes(prefix);
       return String.fromCharCode.apply(null, codes);
     },
     mintNumbered: (prefix, serial) => {
-      codes.length = prefix.length + 32;
-      for (let i = 0; i < prefix.length; i++) codes[i] = prefix.charCodeAt(i);
-      hexWords(prefix.length);
+      idCodes(prefix);
       let rest = serial;
       for (let i = prefix.length + 31; i >= prefix.length + 16; i--) {
         codes[i] = hexCodes[rest % 16]!;
