@@ -3,7 +3,7 @@ import { createIdGenerator, type IdGeneratorState } from "./domain/ids.js";
 import { createStore, type Store } from "./domain/store.js";
 import type { StoreLoader } from "./domain/store-stream.js";
 import { createCreditHolds } from "./engine/billing/credit-holds.js";
-import { foldCharge } from "./engine/billing/usage-records.js";
+import { foldCharges } from "./engine/billing/usage-records.js";
 import { createCookieJars } from "./engine/callbacks/webhook-cookies.js";
 import { type CallEngine, createCallEngine } from "./engine/calls/call-engine.js";
 import type { EngineContext, RecordRetention } from "./engine/context/context.js";
@@ -146,7 +146,7 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
     holds: createCreditHolds(),
     ...(events ? { eventRetention: events } : {}),
     ...(retain === false ? {} : { recordRetention: retain }),
-    usageTotals: { fold: (entry) => foldCharge(engine, entry) },
+    usageTotals: { fold: (entries) => foldCharges(engine, entries) },
     ...(fixtures?.carrier.alphanumeric_sender_countries
       ? { alphanumericSenderCountries: fixtures.carrier.alphanumeric_sender_countries }
       : {}),

@@ -8,7 +8,7 @@ import { requestValidation } from "../../src/engine/accounts/outgoing-caller-ids
 import { createRingGroup } from "../../src/engine/accounts/ring-groups.js";
 import { createSipTrunk } from "../../src/engine/accounts/sip-trunks.js";
 import { createSubaccount } from "../../src/engine/accounts/subaccounts.js";
-import { foldCharge } from "../../src/engine/billing/usage-records.js";
+import { foldCharges } from "../../src/engine/billing/usage-records.js";
 import { sendMessage } from "../../src/engine/messaging/messages.js";
 import { createSandbox } from "../../src/index.js";
 import { fixtures } from "../support/fixtures.js";
@@ -70,7 +70,7 @@ describe("account deletion cascade", () => {
     const sub = createSubaccount(ctx, acme, "Acme EU");
     createApplication(ctx, sub.sid, { voice_url: app });
     // A charge summed up as a bound on the store would before dropping it (engine/context/retention.ts).
-    foldCharge(ctx, store.ledger.where("account", acme.sid).find((entry) => entry.kind === "charge")!);
+    foldCharges(ctx, [store.ledger.where("account", acme.sid).find((entry) => entry.kind === "charge")!]);
     /** Every row naming Globex, table by table, as text. */
     const globexRows = () =>
       JSON.stringify(

@@ -118,6 +118,30 @@ describe("the ledger past the bound", () => {
     expect(bounded.store.usageTotals.size).toBeGreaterThan(0);
   });
 
+  it("charges dropped together in one pass sum up per account and day as they were", async () => {
+    const kept = createSandbox({ retain: false });
+    const bounded = createSandbox({ retain: { maxCount: 2 } });
+    for (const sandbox of [kept, bounded]) {
+      // Each day's calls are one change: the bound then drops dozens in one pass, of both accounts.
+      for (let day = 0; day < 3; day++) {
+        change(sandbox, () => {
+          for (let n = 0; n < 30; n++) {
+            const account_sid = n % 3 === 0 ? fixtures.globex.sid : fixtures.acme.sid;
+            billCall(sandbox.engine, insertCall(sandbox, { account_sid, duration: 20 + n * 50 }));
+          }
+        });
+        await sandbox.clock.advance(86_400_000);
+      }
+    }
+    // The two newest, and Globex's last call: its charge is Globex's newest entry, which the balance reads.
+    expect(bounded.store.calls.size).toBe(3);
+    expect(bounded.store.usageTotals.size).toBeGreaterThanOrEqual(4);
+    for (const account of [fixtures.acme.sid, fixtures.globex.sid]) {
+      expect(balanceOf(bounded.engine, account)).toBe(balanceOf(kept.engine, account));
+      expect(usageOf(bounded, account)).toEqual(usageOf(kept, account));
+    }
+  });
+
   it("drops what comes after the newest entries of many idle accounts", () => {
     const sandbox = createSandbox({ retain: { maxCount: 5 } });
     // 150 accounts, each left with one entry, its newest: they stay, ahead of everything else.

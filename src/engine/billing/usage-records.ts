@@ -189,22 +189,39 @@ function chargesIn(ctx: EngineContext, query: UsageQuery): Charge[] {
 }
 
 /**
- * Adds a charge about to be dropped (engine/context/retention.ts) to its account's usage totals, one row per
- * ledger category and day, which usage records read beside the charges still in the ledger.
+ * Adds charges about to be dropped (engine/context/retention.ts) to their accounts' usage totals, one row per
+ * ledger category and day, which usage records read beside the charges still in the ledger. Each charge's usage
+ * is read from what it charged for, so that must still be in the store; the charges of one row are summed
+ * first and the row written once (a pass of the bound drops dozens of one day's messages together).
  */
-export function foldCharge(ctx: EngineContext, entry: LedgerEntry): void {
-  if (entry.kind !== "charge") return;
-  const key = { account_sid: entry.account_sid, category: entry.category, day: dayOf(entry.created_at) };
-  const usage = categoryOf(entry.category).usageOf(ctx, entry);
-  const kept = ctx.store.usageTotals.get(usageTotalId(key));
-  const total: UsageTotal = {
-    ...key,
-    count: (kept?.count ?? 0) + 1,
-    usage: (kept?.usage ?? 0) + usage,
-    charged_cents: (kept?.charged_cents ?? 0) - entry.amount_cents,
-  };
-  if (kept) ctx.store.usageTotals.replace(total);
-  else ctx.store.usageTotals.insert(total);
+export function foldCharges(ctx: EngineContext, entries: readonly LedgerEntry[]): void {
+  const sums = new Map<string, UsageTotal>();
+  for (const entry of entries) {
+    if (entry.kind !== "charge") continue;
+    const key = { account_sid: entry.account_sid, category: entry.category, day: dayOf(entry.created_at) };
+    const id = usageTotalId(key);
+    let sum = sums.get(id);
+    if (!sum) {
+      sum = { ...key, count: 0, usage: 0, charged_cents: 0 };
+      sums.set(id, sum);
+    }
+    sum.count += 1;
+    sum.usage += categoryOf(entry.category).usageOf(ctx, entry);
+    sum.charged_cents -= entry.amount_cents;
+  }
+  for (const [id, sum] of sums) {
+    const kept = ctx.store.usageTotals.get(id);
+    if (!kept) {
+      ctx.store.usageTotals.insert(sum);
+      continue;
+    }
+    ctx.store.usageTotals.replace({
+      ...sum,
+      count: kept.count + sum.count,
+      usage: kept.usage + sum.usage,
+      charged_cents: kept.charged_cents + sum.charged_cents,
+    });
+  }
 }
 
 function sumUp(

@@ -50,8 +50,11 @@ export interface RecordRetention {
 
 /** The charges of dropped records, summed per account, category and day (src/engine/billing/usage-records.ts). */
 export interface UsageTotals {
-  /** Adds a charge about to be dropped (while what it charged for is still in the store) to its account's totals. */
-  fold(entry: LedgerEntry): void;
+  /**
+   * Adds charges about to be dropped (while what they charged for is still in the store) to their accounts'
+   * totals; entries that are not charges are passed over.
+   */
+  fold(entries: readonly LedgerEntry[]): void;
 }
 
 /** Credit held for running calls and messages under way (src/engine/billing/credit-holds.ts holds it). */

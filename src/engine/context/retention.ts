@@ -172,18 +172,22 @@ function dropKind(
       if (candidates.length >= limit - dropped) break;
     }
     if (candidates.length === 0) return false;
+    // Every group is read before any of it goes: groups share no rows, and none reads another's.
+    const groups: Group[] = [];
     for (const row of candidates) {
       excess -= 1;
       const group = groupOf(store, kind, row);
       if (group) {
-        drop(ctx, group);
+        groups.push(group);
         dropped += 1;
         continue;
       }
       front.after = row.sid;
       front.count += 1;
-      if (++passedOver >= passOverLimit) return true;
+      if (++passedOver >= passOverLimit) break;
     }
+    drop(ctx, groups);
+    if (passedOver >= passOverLimit) return true;
   }
   return true;
 }
@@ -265,10 +269,11 @@ function addCall(store: Store, group: Group, sid: string): boolean {
   return add(group, "calls", sid);
 }
 
-function drop(ctx: EngineContext, group: Group): void {
+function drop(ctx: EngineContext, groups: readonly Group[]): void {
+  if (groups.length === 0) return;
   // Every charge is summed up while what it charged for is still there to read.
-  for (const entry of group.charges) if (entry.kind === "charge") ctx.usageTotals?.fold(entry);
-  for (const [table, sid] of group.rows) ctx.store[table].delete(sid);
+  ctx.usageTotals?.fold(groups.flatMap((group) => group.charges));
+  for (const group of groups) for (const [table, sid] of group.rows) ctx.store[table].delete(sid);
 }
 
 /** Starts and stops the bound on a running sandbox, and drops a whole excess a step at a time. */
