@@ -1,5 +1,5 @@
 // A message's status changes: the record moves (charged once sent, its hold let go), its event is kept, its status callback posted.
-import type { Message, MessageStatus } from "../../domain/message.js";
+import { type Message, type MessageStatus, messageStatuses } from "../../domain/message.js";
 import { billMessage } from "../billing/billing.js";
 import { apiVersion } from "../callbacks/voice-params.js";
 import { type EngineServices, sendCallback } from "../context/engine-services.js";
@@ -21,6 +21,11 @@ export const settleMessage = (flights: MessageFlights, sid: string) => {
   flights.services.ctx.holds?.release(sid);
   return null;
 };
+
+/** The carrier event each status leaves, named once rather than on every change. */
+const eventTypes = Object.fromEntries(
+  messageStatuses.map((status) => [status, `message.${status}`]),
+) as Record<MessageStatus, string>;
 
 /** "YYMMDDhhmm" in UTC, Twilio's RawDlrDoneDate. */
 function dlrDate(ms: number): string {
@@ -44,19 +49,21 @@ export function moveMessage(
   if (!current || current.status === "canceled") return settleMessage(flights, sid);
   if (status === "failed" || status === "delivered" || status === "undelivered") settleMessage(flights, sid);
   const message = ctx.store.transact(() => {
-    const changes: Partial<Message> = { status, updated_at: ctx.clock.now() };
+    // A new row, as every change stores one; the copy is built whole, then filled in before it is stored.
+    const now = ctx.clock.now();
+    const next: Message = { ...current, status, updated_at: now };
     if (status === "sent") {
-      changes.date_sent = ctx.clock.now();
+      next.date_sent = now;
       // The charge takes the place of the hold, in the same transaction: the credit is never counted twice.
-      changes.price = billMessage(ctx, current);
+      next.price = billMessage(ctx, current);
       ctx.holds?.release(sid);
     }
     if (error) {
-      changes.error_code = error.code;
-      changes.error_message = error.text;
+      next.error_code = error.code;
+      next.error_message = error.text;
     }
-    const saved = ctx.store.messages.replace({ ...current, ...changes });
-    recordEvent(ctx, `message.${status}`, saved.account_sid, "message", saved);
+    const saved = ctx.store.messages.replace(next);
+    recordEvent(ctx, eventTypes[status], saved.account_sid, "message", saved);
     return saved;
   });
   sendStatusCallback(flights.services, message, status, error);
