@@ -23,6 +23,8 @@ const heapTarget = 1024;
 const path = messagesPath;
 const form = messageForm;
 const contentType = formContentType;
+/** Seconds of load before each server's measured runs, not measured. */
+const warmUpSeconds = 5;
 /** What autocannon sends, the sandbox and the bare server alike. */
 const load = { method: "POST", body: form, contentType };
 
@@ -104,7 +106,13 @@ interface Measured extends Way {
  * first message and at the end, as it stands and after a full collection. The server is stopped before the next
  * way starts: two servers would share the machine's two cores.
  */
-async function sustain(way: Way, segments: number, connections: number, children: ChildProcess[]) {
+async function sustain(
+  way: Way,
+  segments: number,
+  connections: number,
+  children: ChildProcess[],
+  beforeLoad?: (recorded: Recorded) => Promise<void>,
+) {
   const ours = await startProbedServer(
     ["--host", "127.0.0.1", "--fixtures", richFixtures()],
     [...way.flags, "--expose-gc"],
@@ -114,11 +122,17 @@ async function sustain(way: Way, segments: number, connections: number, children
     const recorded = await post(ours.url + path);
     if (recorded.status !== 201)
       throw new Error(`POST ${path} answered ${recorded.status}: ${recorded.body}`);
+    await beforeLoad?.(recorded);
     const start = await ours.probe(true);
     console.log(`  ${way.label}${way.flags.length ? ` (node ${way.flags.join(" ")})` : ""}`);
     const rates: number[] = [];
     let bad = 0;
     let messages = 0;
+    // A warm-up first, as for the bare server: the rates are of code the JIT has compiled, and the drift is then
+    // the store's, not the compiler's. Its messages count in the heap per message, as the probe was before it.
+    const warm = await autocannon(ours.url + path, warmUpSeconds, connections, load);
+    bad += warm.bad;
+    messages += warm.requests - warm.bad;
     for (let i = 0; i < segments; i++) {
       const s = await autocannon(ours.url + path, 10, connections, load);
       rates.push(s.requests / s.seconds);
@@ -153,27 +167,32 @@ export async function benchSustainedPost(): Promise<SustainedResult> {
   let recorded: Recorded | undefined;
   try {
     console.log(
-      `Sustained POST ${path} (form, HTTP Basic), ${connections} connections, ${segments} x 10 s for each way of running the server, then the bare server 2 x 10 s`,
+      `Sustained POST ${path} (form, HTTP Basic), ${connections} connections, ${segments} x 10 s for each way of running the server, the bare server 10 s before and 10 s after, each after ${warmUpSeconds} s of warm-up`,
     );
+    // The bare server's two runs bracket the sandbox's: one before its first minute, one after its last, so a
+    // machine that speeds up or slows down over the benchmark moves both sides of the ratio alike. It replays
+    // the sandbox's first answer, and runs alone: the sandbox waits idle meanwhile, its one message delivered.
+    const bareRates: number[] = [];
+    const bareRun = async (from: Recorded) => {
+      const bare = await startBareServer(from, "bench/bare-form-server.mjs");
+      children.push(bare.child);
+      bad += (await autocannon(bare.url + path, warmUpSeconds, connections, load)).bad;
+      const s = await autocannon(bare.url + path, 10, connections, load);
+      bareRates.push(s.requests / s.seconds);
+      bad += s.bad;
+      console.log(`    bare node:http ${fmt(s.requests / s.seconds).padStart(8)} req/s`);
+      bare.child.kill("SIGTERM");
+      if (!exited(bare.child)) await new Promise((r) => bare.child.once("exit", r));
+    };
     const measured: Measured[] = [];
     for (const way of ways) {
-      const run = await sustain(way, segments, connections, children);
+      const run = await sustain(way, segments, connections, children, recorded ? undefined : bareRun);
       recorded ??= run.recorded;
       bad += run.bad;
       measured.push(run);
     }
-    const bare = await startBareServer(recorded!, "bench/bare-form-server.mjs");
-    children.push(bare.child);
-    const bareRates: number[] = [];
-    for (let i = 0; i < 2; i++) {
-      const s = await autocannon(bare.url + path, 10, connections, load);
-      bareRates.push(s.requests / s.seconds);
-      bad += s.bad;
-      console.log(`    bare node:http ${fmt(bareRates[i]!).padStart(8)} req/s`);
-    }
+    await bareRun(recorded!);
     const bareRate = bareRates.reduce((a, b) => a + b, 0) / bareRates.length;
-    bare.child.kill("SIGTERM");
-    if (!exited(bare.child)) await new Promise((r) => bare.child.once("exit", r));
     // At the target the server has 1 / (target x bare rate) a request in all, and what is left of it after the
     // bare server's own 1 / bare rate is all a message may add (if the bare server, not the load generator, set
     // the bare rate). Set against them: a message through the core with no sockets, and its store writes alone,
