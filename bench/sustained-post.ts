@@ -102,9 +102,10 @@ interface Measured extends Way {
 }
 
 /**
- * One way of running the server: `segments` x 10 s of POSTs, the heap probed (bench/server-probe.cjs) after the
- * first message and at the end, as it stands and after a full collection. The server is stopped before the next
- * way starts: two servers would share the machine's two cores.
+ * One way of running the server: a warm-up, then `segments` x 10 s of POSTs, the heap probed
+ * (bench/server-probe.cjs) after the first message and at the end, as it stands and after a full collection.
+ * `beforeLoad` runs after the first message, while the server waits idle (the bare server's first run). The server
+ * is stopped before the next way starts: two servers would share the machine's two cores.
  */
 async function sustain(
   way: Way,
@@ -180,7 +181,9 @@ export async function benchSustainedPost(): Promise<SustainedResult> {
       const s = await autocannon(bare.url + path, 10, connections, load);
       bareRates.push(s.requests / s.seconds);
       bad += s.bad;
-      console.log(`    bare node:http ${fmt(s.requests / s.seconds).padStart(8)} req/s`);
+      console.log(
+        `    bare node:http ${fmt(s.requests / s.seconds).padStart(8)} req/s (${bareRates.length === 1 ? "before" : "after"})`,
+      );
       bare.child.kill("SIGTERM");
       if (!exited(bare.child)) await new Promise((r) => bare.child.once("exit", r));
     };

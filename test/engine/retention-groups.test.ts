@@ -4,7 +4,7 @@ import type { Call } from "../../src/domain/call.js";
 import { createAccount } from "../../src/engine/accounts/accounts.js";
 import { billCall } from "../../src/engine/billing/billing.js";
 import { balanceOf, charge, topUp } from "../../src/engine/billing/ledger.js";
-import { summarizeUsage } from "../../src/engine/billing/usage-records.js";
+import { splitUsage, summarizeUsage } from "../../src/engine/billing/usage-records.js";
 import { commitsPerCheck } from "../../src/engine/context/retention.js";
 import { createSandbox, type Sandbox } from "../../src/index.js";
 import {
@@ -135,10 +135,24 @@ describe("the ledger past the bound", () => {
     }
     // The two newest, and Globex's last call: its charge is Globex's newest entry, which the balance reads.
     expect(bounded.store.calls.size).toBe(3);
-    expect(bounded.store.usageTotals.size).toBeGreaterThanOrEqual(4);
+    // One total for each account and day.
+    expect(bounded.store.usageTotals.size).toBe(6);
+    const daily = (sandbox: Sandbox, accountSid: string) =>
+      splitUsage(
+        sandbox.engine,
+        {
+          account: sandbox.store.accounts.get(accountSid)!,
+          includeSubaccounts: false,
+          startDay: 0,
+          endDay: Number.MAX_SAFE_INTEGER,
+        },
+        "daily",
+      ).filter((r) => r.count > 0);
     for (const account of [fixtures.acme.sid, fixtures.globex.sid]) {
       expect(balanceOf(bounded.engine, account)).toBe(balanceOf(kept.engine, account));
       expect(usageOf(bounded, account)).toEqual(usageOf(kept, account));
+      expect(daily(bounded, account)).toEqual(daily(kept, account));
+      expect(daily(kept, account).length).toBe(3);
     }
   });
 

@@ -192,7 +192,8 @@ function chargesIn(ctx: EngineContext, query: UsageQuery): Charge[] {
  * Adds charges about to be dropped (engine/context/retention.ts) to their accounts' usage totals, one row per
  * ledger category and day, which usage records read beside the charges still in the ledger. Each charge's usage
  * is read from what it charged for, so that must still be in the store; the charges of one row are summed
- * first and the row written once (a pass of the bound drops dozens of one day's messages together).
+ * first and the row written once (a pass can drop dozens of one day's messages: a lowered bound, a restart's
+ * sweep).
  */
 export function foldCharges(ctx: EngineContext, entries: readonly LedgerEntry[]): void {
   const sums = new Map<string, UsageTotal>();

@@ -172,7 +172,9 @@ function dropKind(
       if (candidates.length >= limit - dropped) break;
     }
     if (candidates.length === 0) return false;
-    // Every group is read before any of it goes: groups share no rows, and none reads another's.
+    // Every group is read before any of it goes, so their charges are summed in one fold. That holds only while
+    // groups share no rows and a group's checks read its own rows alone (the one that reads further, an
+    // account's newest entry, is never in a group): a check that reads other rows would see them still there.
     const groups: Group[] = [];
     for (const row of candidates) {
       excess -= 1;
