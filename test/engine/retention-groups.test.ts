@@ -25,13 +25,20 @@ const finishedCall = (sandbox: Sandbox, changes: Partial<Call> = {}) =>
     return call;
   });
 
+/** Every day of an account's usage, its own only. */
+const allDays = (sandbox: Sandbox, accountSid: string) => ({
+  account: sandbox.store.accounts.get(accountSid)!,
+  includeSubaccounts: false,
+  startDay: 0,
+  endDay: Number.MAX_SAFE_INTEGER,
+});
+
 const usageOf = (sandbox: Sandbox, accountSid: string = fixtures.acme.sid) =>
-  summarizeUsage(sandbox.engine, {
-    account: sandbox.store.accounts.get(accountSid)!,
-    includeSubaccounts: false,
-    startDay: 0,
-    endDay: Number.MAX_SAFE_INTEGER,
-  }).filter((r) => r.count > 0);
+  summarizeUsage(sandbox.engine, allDays(sandbox, accountSid)).filter((r) => r.count > 0);
+
+/** The same usage day by day. */
+const dailyUsageOf = (sandbox: Sandbox, accountSid: string) =>
+  splitUsage(sandbox.engine, allDays(sandbox, accountSid), "daily").filter((r) => r.count > 0);
 
 describe("what goes with a dropped record", () => {
   it("a call waits for its recording's transcription, then goes with both", () => {
@@ -137,22 +144,11 @@ describe("the ledger past the bound", () => {
     expect(bounded.store.calls.size).toBe(3);
     // One total for each account and day.
     expect(bounded.store.usageTotals.size).toBe(6);
-    const daily = (sandbox: Sandbox, accountSid: string) =>
-      splitUsage(
-        sandbox.engine,
-        {
-          account: sandbox.store.accounts.get(accountSid)!,
-          includeSubaccounts: false,
-          startDay: 0,
-          endDay: Number.MAX_SAFE_INTEGER,
-        },
-        "daily",
-      ).filter((r) => r.count > 0);
     for (const account of [fixtures.acme.sid, fixtures.globex.sid]) {
       expect(balanceOf(bounded.engine, account)).toBe(balanceOf(kept.engine, account));
       expect(usageOf(bounded, account)).toEqual(usageOf(kept, account));
-      expect(daily(bounded, account)).toEqual(daily(kept, account));
-      expect(daily(kept, account).length).toBe(3);
+      expect(dailyUsageOf(bounded, account)).toEqual(dailyUsageOf(kept, account));
+      expect(dailyUsageOf(kept, account).length).toBe(3);
     }
   });
 
