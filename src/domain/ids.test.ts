@@ -50,6 +50,18 @@ describe("id generator", () => {
     ]);
   });
 
+  it("mints a numbered id from the words mint takes: its 16 random digits, then the serial, the generator left as mint leaves it", () => {
+    const plain = createIdGenerator(5);
+    const numbered = createIdGenerator(5);
+    for (const serial of [0, 1, 255, 2 ** 40 + 7, Number.MAX_SAFE_INTEGER]) {
+      const id = plain.mint("EV");
+      const withSerial = numbered.mintNumbered("EV", serial);
+      expect(withSerial).toBe(`${id.slice(0, 18)}${serial.toString(16).padStart(16, "0")}`);
+      expect(numbered.state()).toEqual(plain.state());
+    }
+    expect(numbered.mint("CA")).toBe(plain.mint("CA"));
+  });
+
   it("keeps leading zeros in every 8-digit group", () => {
     const ids = createIdGenerator(1);
     for (let i = 0; i < 2000; i++) expect(ids.secret()).toMatch(/^[0-9a-f]{32}$/);
