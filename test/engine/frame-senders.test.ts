@@ -118,6 +118,39 @@ describe("frame sender threads", () => {
     expect(sandbox.calls.timeline(sid).some((e) => e.kind === "stream.ended")).toBe(true);
   });
 
+  it("a stream opened on the virtual clock stays on the main thread after a switch to real, its frames in order to stop", async () => {
+    const app = await startStreamApp();
+    cleanups.push(() => app.close());
+    // Started on the real clock, so virtual time runs from the wall's and the switch back does not leap.
+    const sandbox = createSandbox({ clock: "real" });
+    cleanups.push(() => sandbox.reset());
+    sandbox.clock.switchTo("virtual");
+    sandbox.calls.setParty(callee, { ringAfter: 0, answerAfter: 0, hangupAfter: "1500ms" });
+    const sid = await placeWithTwiml(
+      sandbox,
+      callee,
+      `<Response><Start><Stream url="${app.url()}"/></Start><Pause length="3"/></Response>`,
+    );
+    await sandbox.clock.advance(400);
+    await sandbox.settle();
+    const beforeSwitch = app.messages("media").length;
+    expect(beforeSwitch).toBeGreaterThan(5);
+    sandbox.clock.switchTo("real");
+    cleanups.push(() => sandbox.clock.switchTo("virtual"));
+    for (let i = 0; i < 50 && app.messages("media").length <= beforeSwitch; i++) await waitReal(20);
+    const held = senders()
+      .load()
+      .reduce((a, b) => a + b, 0);
+    for (let i = 0; i < 150 && app.messages("stop").length === 0; i++) await waitReal(20);
+    expect(held).toBe(0);
+    expect(app.connections).toHaveLength(1);
+    expect(app.messages("media").length).toBeGreaterThan(beforeSwitch + 20);
+    expect(app.messages("stop")).toHaveLength(1);
+    expectInOrder(app.messages());
+    const ended = sandbox.calls.timeline(sid).find((e) => e.kind === "stream.ended")!;
+    expect(ended.detail.sent).toEqual(["connected", "start", "media", "stop"]);
+  });
+
   it("a sender thread that stops closes its streams as broken (31903), and the next stream starts another", async () => {
     const app = await startStreamApp();
     cleanups.push(() => app.close());
