@@ -151,6 +151,40 @@ describe("frame sender threads", () => {
     expect(ended.detail.sent).toEqual(["connected", "start", "media", "stop"]);
   });
 
+  it("late frames count each track's frame, on the main thread as on a sender: a tick of both tracks counts two", async () => {
+    const app = await startStreamApp();
+    cleanups.push(() => app.close());
+    const sandbox = createSandbox({ clock: "real", streams: { senderThreads: 0 } });
+    cleanups.push(() => sandbox.reset());
+    const sids: string[] = [];
+    for (const [to, track] of [
+      [callee, "inbound_track"],
+      ["+14155550124", "both_tracks"],
+    ] as const) {
+      sandbox.calls.setParty(to, { ringAfter: 0, answerAfter: 0, hangupAfter: "1200ms" });
+      const twiml = `<Response><Start><Stream url="${app.url()}" track="${track}"/></Start><Pause length="3"/></Response>`;
+      sids.push(await placeWithTwiml(sandbox, to, twiml));
+    }
+    const flowing = () =>
+      app.connections.length === 2 &&
+      app.connections.every((c) => c.messages.some((m) => m.event === "media"));
+    for (let i = 0; i < 100 && !flowing(); i++) await waitReal(20);
+    expect(flowing()).toBe(true);
+    // The main thread held for 300 ms: both streams' frames due meanwhile leave that late.
+    const until = Date.now() + 300;
+    while (Date.now() < until) {
+      // Busy: no timer runs.
+    }
+    const ended = (sid: string) => sandbox.calls.timeline(sid).find((e) => e.kind === "stream.ended");
+    for (let i = 0; i < 200 && !sids.every(ended); i++) await waitReal(20);
+    const [one, both] = sids.map((sid) => ended(sid)!.detail.lateFrames as number);
+    expect(one).toBeGreaterThanOrEqual(10);
+    // The same ticks were late on both streams, give or take the tick or two a stream
+    // that started later may miss.
+    expect(Math.abs(both! - 2 * one!)).toBeLessThanOrEqual(4);
+    expect(both! % 2).toBe(0);
+  });
+
   it("a sender thread that stops closes its streams as broken (31903), and the next stream starts another", async () => {
     const app = await startStreamApp();
     cleanups.push(() => app.close());

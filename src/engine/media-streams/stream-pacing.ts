@@ -48,15 +48,16 @@ function sendFrame(s: StreamState): Promise<void> | undefined {
   if (s.state !== "open" || !socket) return undefined;
   s.chunk++;
   const at = s.startedAt + (s.chunk - s.heldFrames - 1) * frameMs;
-  // The frame was due a frame after `at`; on the real clock, one more frame's time behind that is late
-  // (a frame sender counts its own: what it sends late).
-  if (!streamVirtual(s) && socket.lateFrames === null && host.now() - (at + frameMs) > frameMs)
-    s.lateFrames++;
+  // The frame was due a frame after `at`; on the real clock, one more frame's time behind that is late.
+  // Each track's frame sent counts, as a frame sender counts its own (what it sends late).
+  const late = !streamVirtual(s) && socket.lateFrames === null && host.now() - (at + frameMs) > frameMs;
   followCaller(s, at);
   if (socket.bufferedAmount > maxBufferedBytes) s.droppedFrames++;
   else {
-    for (const track of trackNames(s.spec.track))
+    for (const track of trackNames(s.spec.track)) {
       sendMedia(s, track, host.trackAudio(track, at), at + frameMs);
+      if (late) s.lateFrames++;
+    }
   }
   const before = s.playedMs;
   playQueued(s, frameMs, at);
