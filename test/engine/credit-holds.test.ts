@@ -2,29 +2,11 @@
 // so the wallet is never overdrawn by call minutes, and the ledger still sums to the balance.
 import { describe, expect, it } from "vitest";
 import { fixtures } from "../support/fixtures.js";
-import { useEngine } from "./harness.js";
-
-const carrier = { bearer: fixtures.carrierKey };
-const balances = `/carrier/v1/accounts/${fixtures.acme.sid}/balances`;
+import { acmeWallet, useEngine } from "./harness.js";
 
 describe("credit held by running calls", () => {
   const h = useEngine();
-  const balance = async () => {
-    const res = await h.door.call("GET", balances, { auth: carrier });
-    return res.json.data.attributes.balance_cents as number;
-  };
-  /** The sum of every ledger entry of Acme's (charges are negative). */
-  const ledgerSum = () =>
-    h.door.sandbox.store.ledger
-      .where("account", fixtures.acme.sid)
-      .reduce((sum, e) => sum + e.amount_cents, 0);
-  const leaveOnly = async (cents: number) => {
-    const debit = await h.door.call("POST", `${balances}/debit`, {
-      auth: carrier,
-      json: { amount_cents: (await balance()) - cents, category: "adjustment" },
-    });
-    expect(debit.status).toBeLessThan(300);
-  };
+  const { balance, ledgerSum, leaveOnly } = acmeWallet(h);
 
   it("admits only the calls whose first minute fits, cuts them when the next does not, never overdraws", async () => {
     await leaveOnly(5);

@@ -81,3 +81,30 @@ export function useEngine(): EngineHarness {
     },
   };
 }
+
+/** Acme's wallet through the carrier API: its balance, the sum of its ledger, and a debit down to a balance. */
+export function acmeWallet(h: EngineHarness) {
+  const carrier = { bearer: fixtures.carrierKey };
+  const balances = `/carrier/v1/accounts/${fixtures.acme.sid}/balances`;
+  const balance = async () => {
+    const res = await h.door.call("GET", balances, { auth: carrier });
+    return res.json.data.attributes.balance_cents as number;
+  };
+  return {
+    balance,
+    /** The sum of every ledger entry of Acme's (charges are negative). */
+    ledgerSum: () =>
+      h.door.sandbox.store.ledger
+        .where("account", fixtures.acme.sid)
+        .reduce((sum, e) => sum + e.amount_cents, 0),
+    /** Debits all but `cents`, as an adjustment. */
+    async leaveOnly(cents: number) {
+      const debit = await h.door.call("POST", `${balances}/debit`, {
+        auth: carrier,
+        json: { amount_cents: (await balance()) - cents, category: "adjustment" },
+      });
+      expect(debit.status).toBeLessThan(300);
+      expect(await balance()).toBe(cents);
+    },
+  };
+}

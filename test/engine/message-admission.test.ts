@@ -3,10 +3,8 @@
 import twilio from "twilio";
 import { describe, expect, it } from "vitest";
 import { fixtures } from "../support/fixtures.js";
-import { useEngine } from "./harness.js";
+import { acmeWallet, useEngine } from "./harness.js";
 
-const carrier = { bearer: fixtures.carrierKey };
-const balances = `/carrier/v1/accounts/${fixtures.acme.sid}/balances`;
 const json = { "content-type": "application/json" };
 const customer = "+14155550123";
 
@@ -22,22 +20,7 @@ const insufficient = { status: 402, code: 20042 };
 
 describe("messages admitted against the balance", () => {
   const h = useEngine();
-  const balance = async () => {
-    const res = await h.door.call("GET", balances, { auth: carrier });
-    return res.json.data.attributes.balance_cents as number;
-  };
-  const ledgerSum = () =>
-    h.door.sandbox.store.ledger
-      .where("account", fixtures.acme.sid)
-      .reduce((sum, e) => sum + e.amount_cents, 0);
-  const leaveOnly = async (cents: number) => {
-    const debit = await h.door.call("POST", `${balances}/debit`, {
-      auth: carrier,
-      json: { amount_cents: (await balance()) - cents, category: "adjustment" },
-    });
-    expect(debit.status).toBeLessThan(300);
-    expect(await balance()).toBe(cents);
-  };
+  const { balance, ledgerSum, leaveOnly } = acmeWallet(h);
   const send = (extra: Record<string, unknown> = {}) =>
     h.door.twilioClient().messages.create({
       to: customer,

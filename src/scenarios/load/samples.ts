@@ -1,18 +1,12 @@
 // A load run's figures: a bounded sample of each metric's values (seeded reservoir past the bound) and its percentiles.
 import { createIdGenerator } from "../../domain/ids.js";
-import { percentile } from "../../engine/media-streams/agent-metrics.js";
+import { percentile, type Spread } from "../../engine/media-streams/agent-metrics.js";
 
 /** Values kept per metric; past this, a seeded reservoir keeps a uniform sample of them (memory stays flat). */
 export const maxSamplesPerMetric = 50_000;
 
 /** A metric's spread over the run: how many values there were, the smallest, p50, p95, p99 and the largest. */
-export interface LoadSpread {
-  count: number;
-  min: number | null;
-  p50: number | null;
-  p95: number | null;
-  p99: number | null;
-  max: number | null;
+export interface LoadSpread extends Spread {
   /** Values the percentiles were taken over (all of them, or the reservoir's sample past the bound). */
   sampled: number;
 }
