@@ -49,15 +49,14 @@ function sendFrame(s: StreamState): Promise<void> | undefined {
   s.chunk++;
   const at = s.startedAt + (s.chunk - s.heldFrames - 1) * frameMs;
   // The frame was due a frame after `at`; on the real clock, one more frame's time behind that is late.
-  // Each track's frame sent counts, as a frame sender counts its own (what it sends late).
+  // Each track's frame sent counts (not one a lossy line lost, nor one dropped for a slow app), as a frame
+  // sender counts its own: what it sends late.
   const late = !streamVirtual(s) && socket.lateFrames === null && host.now() - (at + frameMs) > frameMs;
   followCaller(s, at);
   if (socket.bufferedAmount > maxBufferedBytes) s.droppedFrames++;
   else {
-    for (const track of trackNames(s.spec.track)) {
-      sendMedia(s, track, host.trackAudio(track, at), at + frameMs);
-      if (late) s.lateFrames++;
-    }
+    for (const track of trackNames(s.spec.track))
+      if (sendMedia(s, track, host.trackAudio(track, at), at + frameMs) && late) s.lateFrames++;
   }
   const before = s.playedMs;
   playQueued(s, frameMs, at);

@@ -192,25 +192,26 @@ export function sendToApp(s: StreamState, message: { event: string }): void {
 /**
  * One media frame of `track` (chunk `s.chunk`, due at clock time `instant`) to the app. The caller's frames
  * pass the line: a lost one is not sent (its sequence number is skipped), noise goes on the rest, and (real
- * clock) jitter holds them back.
+ * clock) jitter holds them back. True when the frame went to the socket.
  */
 export function sendMedia(
   s: StreamState,
   track: "inbound" | "outbound",
   payload: string,
   instant: number,
-): void {
+): boolean {
   const sequence = ++s.sequence;
   const { line, lineQueue, socket } = s;
   const caller = track === "inbound" && line !== null;
-  if (caller && line.lost()) return;
+  if (caller && line.lost()) return false;
   const text = messages.mediaText(sequence, s.sid, track, s.chunk, caller ? line.noisy(payload) : payload);
   s.sent.add("media");
-  if (!socket) return;
+  if (!socket) return false;
   // A frame sender: the frame leaves at its own instant, whatever this thread does meanwhile.
   if (socket.sendDelayMs > 0) socket.sendFrame(text, instant - s.host.now() + (caller ? line.delayMs() : 0));
   else if (lineQueue) lineQueue.hold(text, caller ? line.delayMs() : 0, (held) => s.socket?.sendText(held));
   else socket.sendText(text);
+  return true;
 }
 
 /** Virtual clock: the app has read everything sent so far (see app-socket.ts). */

@@ -66,7 +66,10 @@ export interface LoadResult {
     unanswered: number;
     late: number;
     bargeIns: number;
-    /** Media frames that left more than a frame's time late, and frames dropped for an app too slow to read. */
+    /**
+     * Media frames that left more than a frame's time late (each track's frame on its own), and frames dropped for
+     * an app too slow to read (a stream's 20 ms at a time, its tracks together, as `chunks` counts them).
+     */
     lateFrames: number;
     droppedFrames: number;
   };
