@@ -152,6 +152,37 @@ describe("frame sender threads", () => {
     expect(ended.detail.sent).toEqual(["connected", "start", "media", "stop"]);
   });
 
+  it("a stream on a sender switched to the virtual clock stays there, its frames in order as virtual time runs", async () => {
+    const app = await startStreamApp();
+    cleanups.push(() => app.close());
+    const sandbox = createSandbox({ clock: "real" });
+    cleanups.push(() => sandbox.reset());
+    cleanups.push(() => sandbox.clock.switchTo("virtual"));
+    sandbox.calls.setParty(callee, { ringAfter: 0, answerAfter: 0, hangupAfter: "2s" });
+    const sid = await placeWithTwiml(
+      sandbox,
+      callee,
+      `<Response><Start><Stream url="${app.url()}"/></Start><Pause length="3"/></Response>`,
+    );
+    for (let i = 0; i < 100 && app.messages("media").length === 0; i++) await waitReal(20);
+    const held = () =>
+      senders()
+        .load()
+        .reduce((a, b) => a + b, 0);
+    expect(held()).toBe(1);
+    sandbox.clock.switchTo("virtual");
+    await sandbox.clock.runUntilIdle();
+    await sandbox.settle();
+    for (let i = 0; i < 100 && app.messages("stop").length === 0; i++) await waitReal(20);
+    expect(app.connections).toHaveLength(1);
+    expect(app.messages("stop")).toHaveLength(1);
+    expectInOrder(app.messages());
+    const ended = sandbox.calls.timeline(sid).find((e) => e.kind === "stream.ended")!;
+    // Two seconds of frames, the real ones and those virtual time ran through, each on its chunk.
+    expect(app.messages("media").length).toBeGreaterThanOrEqual(80);
+    expect(ended.detail.chunks).toBe(app.messages("media").length);
+  });
+
   /**
    * Main thread only: an inbound and a both_tracks stream of one call, started at the same instant, so their
    * frames fall due together; the main thread held 300 ms once both flow. Each stream's late frames, by track.
