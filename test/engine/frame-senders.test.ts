@@ -9,6 +9,16 @@ import { callee, placeWithTwiml } from "../support/stream-world.js";
 const senders = () =>
   sharedFrameSenders(codeFile("engine", "media-streams", "frame-sender.worker.mjs"), defaultSenderThreads());
 const waitReal = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Sockets the shared sender threads hold now. */
+const heldBySenders = () =>
+  senders()
+    .load()
+    .reduce((a, b) => a + b, 0);
+/** A call's markup: a `<Start><Stream>` to each URL given (with its track, if any), then 3 s of pause. */
+const streamsThenPause = (...streams: [url: string, track?: string][]) =>
+  `<Response>${streams
+    .map(([url, track]) => `<Start><Stream url="${url}"${track ? ` track="${track}"` : ""}/></Start>`)
+    .join("")}<Pause length="3"/></Response>`;
 
 describe("frame sender threads", () => {
   const cleanups: (() => Promise<void> | void)[] = [];
@@ -32,17 +42,11 @@ describe("frame sender threads", () => {
       steps: [{ say: "hello there", after: "200ms", for: "600ms" }],
       ...(line ? { line } : {}),
     });
-    const sid = await placeWithTwiml(
-      sandbox,
-      callee,
-      `<Response><Start><Stream url="${app.url()}"/></Start><Pause length="3"/></Response>`,
-    );
+    const sid = await placeWithTwiml(sandbox, callee, streamsThenPause([app.url()]));
     let held = 0;
     for (let i = 0; i < 100 && app.connections.length === 0; i++) await waitReal(20);
     await waitReal(300);
-    held = senders()
-      .load()
-      .reduce((a, b) => a + b, 0);
+    held = heldBySenders();
     for (let i = 0; i < 200 && !sandbox.calls.timeline(sid).some((e) => e.kind === "stream.ended"); i++)
       await waitReal(20);
     await waitReal(200);
@@ -105,11 +109,7 @@ describe("frame sender threads", () => {
     cleanups.push(() => sandbox.clock.switchTo("virtual"));
     sandbox.calls.setParty(callee, { ringAfter: 0, answerAfter: 0, hangupAfter: "800ms" });
     // A fragment never reaches a WebSocket server (and ws refuses one): the stream goes to the URL without it.
-    const sid = await placeWithTwiml(
-      sandbox,
-      callee,
-      `<Response><Start><Stream url="${app.url()}#agent"/></Start><Pause length="3"/></Response>`,
-    );
+    const sid = await placeWithTwiml(sandbox, callee, streamsThenPause([`${app.url()}#agent`]));
     for (let i = 0; i < 150 && app.messages("stop").length === 0; i++) await waitReal(20);
     expect(app.connections[0]!.request.url).toBe("/media");
     expect(app.messages("media").length).toBeGreaterThan(20);
@@ -127,11 +127,7 @@ describe("frame sender threads", () => {
     cleanups.push(() => sandbox.reset());
     sandbox.clock.switchTo("virtual");
     sandbox.calls.setParty(callee, { ringAfter: 0, answerAfter: 0, hangupAfter: "1500ms" });
-    const sid = await placeWithTwiml(
-      sandbox,
-      callee,
-      `<Response><Start><Stream url="${app.url()}"/></Start><Pause length="3"/></Response>`,
-    );
+    const sid = await placeWithTwiml(sandbox, callee, streamsThenPause([app.url()]));
     await sandbox.clock.advance(400);
     await sandbox.settle();
     const beforeSwitch = app.messages("media").length;
@@ -139,9 +135,7 @@ describe("frame sender threads", () => {
     sandbox.clock.switchTo("real");
     cleanups.push(() => sandbox.clock.switchTo("virtual"));
     for (let i = 0; i < 50 && app.messages("media").length <= beforeSwitch; i++) await waitReal(20);
-    const held = senders()
-      .load()
-      .reduce((a, b) => a + b, 0);
+    const held = heldBySenders();
     for (let i = 0; i < 150 && app.messages("stop").length === 0; i++) await waitReal(20);
     expect(held).toBe(0);
     expect(app.connections).toHaveLength(1);
@@ -159,17 +153,9 @@ describe("frame sender threads", () => {
     cleanups.push(() => sandbox.reset());
     cleanups.push(() => sandbox.clock.switchTo("virtual"));
     sandbox.calls.setParty(callee, { ringAfter: 0, answerAfter: 0, hangupAfter: "2s" });
-    const sid = await placeWithTwiml(
-      sandbox,
-      callee,
-      `<Response><Start><Stream url="${app.url()}"/></Start><Pause length="3"/></Response>`,
-    );
+    const sid = await placeWithTwiml(sandbox, callee, streamsThenPause([app.url()]));
     for (let i = 0; i < 100 && app.messages("media").length === 0; i++) await waitReal(20);
-    const held = () =>
-      senders()
-        .load()
-        .reduce((a, b) => a + b, 0);
-    expect(held()).toBe(1);
+    expect(heldBySenders()).toBe(1);
     sandbox.clock.switchTo("virtual");
     await sandbox.clock.runUntilIdle();
     await sandbox.settle();
@@ -198,11 +184,10 @@ describe("frame sender threads", () => {
       hangupAfter: "1200ms",
       ...(line ? { line } : {}),
     });
-    const stream = (track: string) => `<Start><Stream url="${app.url()}" track="${track}"/></Start>`;
     const sid = await placeWithTwiml(
       sandbox,
       callee,
-      `<Response>${stream("inbound_track")}${stream("both_tracks")}<Pause length="3"/></Response>`,
+      streamsThenPause([app.url(), "inbound_track"], [app.url(), "both_tracks"]),
     );
     const started = () =>
       app.connections.length === 2 && app.connections.every((c) => c.messages.length >= 2);
@@ -255,11 +240,7 @@ describe("frame sender threads", () => {
     for (let i = 0; i < 100 && app.connections.length < 2; i++) await waitReal(20);
     await waitReal(200);
     expect(app.connections[1]!.messages.filter((m) => m.event === "media").length).toBeGreaterThan(3);
-    expect(
-      senders()
-        .load()
-        .reduce((a, b) => a + b, 0),
-    ).toBe(1);
+    expect(heldBySenders()).toBe(1);
     await sandbox.calls.hangup(second);
   });
 });
